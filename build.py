@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""Build, serve and test the ragchunk site.
+
+    python3 build.py build            assemble the static site in dist/
+    python3 build.py serve [--port N] build, then serve dist/ on http://127.0.0.1:N/
+    python3 build.py test [PYTEST ARGS] set up what a fresh machine lacks, build, run every test
+
+The site is plain files: the page from web/, Pyodide's core from the pinned npm package,
+tiktoken's WASM build and its encoders/*.json from the pinned npm package, and a wheel of
+pycore/ragchunk made here (a pure-Python wheel is a zip; no build backend is needed).
+Nothing is fetched at run time from anywhere but the page's own origin.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import functools
+import hashlib
+import html
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+WEB = ROOT / "web"
+PYCORE = ROOT / "pycore"
+DIST = ROOT / "dist"
+NODE_MODULES = ROOT / "node_modules"
+VENV = ROOT / ".venv"
+REQUIREMENTS = ROOT / "tests" / "requirements.txt"
+CHROMIUM = Path("/usr/bin/chromium")
+
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+TIKTOKEN_FILES = ("lite/tiktoken_bg.js", "lite/tiktoken_bg.wasm")
+ENCODER_NAMES = ("cl100k_base", "o200k_base", "p50k_base", "r50k_base")
+# Fixed zip timestamps make the wheel byte-for-byte reproducible.
+ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+
+def log(message: str) -> None:
+    print(f"build.py: {message}", flush=True)
+
+
+def run(command: list[str], **kwargs) -> None:
+    log("$ " + " ".join(command))
+    subprocess.run(command, check=True, **kwargs)
+
+
+def core_version() -> str:
+    sys.path.insert(0, str(PYCORE))
+    import ragchunk
+
+    return ragchunk.__version__
+
+
+# --- npm -------------------------------------------------------------------------------
+
+def npm_ready() -> bool:
+    lock = ROOT / "package-lock.json"
+    stamp = NODE_MODULES / ".package-lock.json"
+    return stamp.is_file() and stamp.stat().st_mtime >= lock.stat().st_mtime and all(
+        (NODE_MODULES / "pyodide" / name).is_file() for name in PYODIDE_FILES
+    )
+
+
+def ensure_npm() -> None:
+    if not npm_ready():
+        run(["npm", "ci", "--no-audit", "--no-fund"], cwd=ROOT)
+
+
+# --- wheel -----------------------------------------------------------------------------
+
+def build_wheel(out_dir: Path) -> Path:
+    """A pure-Python wheel of pycore/ragchunk, reproducible byte for byte."""
+    version = core_version()
+    dist_info = f"ragchunk-{version}.dist-info"
+    files: list[tuple[str, bytes]] = []
+    for path in sorted((PYCORE / "ragchunk").rglob("*.py")):
+        files.append((path.relative_to(PYCORE).as_posix(), path.read_bytes()))
+    metadata = (
+        "Metadata-Version: 2.1\n"
+        "Name: ragchunk\n"
+        f"Version: {version}\n"
+        "Summary: RAG chunk calculator and structural text splitter\n"
+        "Requires-Python: >=3.11\n"
+        'Requires-Dist: tiktoken>=0.7; platform_system != "Emscripten"\n'
+    )
+    wheel = "Wheel-Version: 1.0\nGenerator: ragchunk build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    files += [(f"{dist_info}/METADATA", metadata.encode()), (f"{dist_info}/WHEEL", wheel.encode())]
+    record = []
+    for name, data in files:
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record.append(f"{name},sha256={digest},{len(data)}")
+    record.append(f"{dist_info}/RECORD,,")
+    files.append((f"{dist_info}/RECORD", ("\n".join(record) + "\n").encode()))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / f"ragchunk-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files:
+            info = zipfile.ZipInfo(name, ZIP_EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, data)
+    return target
+
+
+# --- site ------------------------------------------------------------------------------
+
+def page_values() -> dict[str, str]:
+    """Values written into index.html so the default answer is there at first paint."""
+    sys.path.insert(0, str(PYCORE))
+    from ragchunk.settings import form_spec
+    from ragchunk.plan import plan
+
+    spec = form_spec()
+    defaults = spec["defaults"]
+    result = plan(defaults["doc_tokens"], defaults["chunk_size"], defaults["overlap"])
+    values = {f"default.{key}": f"{value:g}" if isinstance(value, float) else str(value)
+              for key, value in defaults.items()}
+    values.update({
+        "result.chunks": f"{result.chunks:,}",
+        "result.total_tokens": f"{result.total_tokens:,}",
+        "result.repeated_tokens": f"{result.repeated_tokens:,}",
+        "result.repeated_share": f"{result.repeated_share * 100:.1f}",
+        "result.extra_share": f"{result.extra_share * 100:.1f}",
+        "result.last_chunk_tokens": f"{result.last_chunk_tokens:,}",
+        "result.step": f"{result.step:,}",
+        "encoding_options": "\n".join(
+            f'<option value="{name}"{" selected" if name == defaults["encoding"] else ""}>'
+            f"{name} — {html.escape(models)}</option>"
+            for name, models in spec["encodings"].items()
+        ),
+    })
+    return values
+
+
+def render(template: str, values: dict[str, str]) -> str:
+    for key, value in values.items():
+        template = template.replace("{{" + key + "}}", value)
+    if "{{" in template:
+        start = template.index("{{")
+        raise SystemExit(f"build.py: unknown placeholder {template[start:start + 40]!r} in web/index.html")
+    return template
+
+
+def build() -> Path:
+    """Assemble dist/ and return it."""
+    ensure_npm()
+    if DIST.exists():
+        shutil.rmtree(DIST)
+    assets = DIST / "assets"
+    for name in PYODIDE_FILES:
+        copy(NODE_MODULES / "pyodide" / name, assets / "pyodide" / name)
+    for name in TIKTOKEN_FILES:
+        copy(NODE_MODULES / "tiktoken" / name, assets / "tiktoken" / Path(name).name)
+    for name in ENCODER_NAMES:
+        copy(NODE_MODULES / "tiktoken" / "encoders" / f"{name}.json", assets / "encoders" / f"{name}.json")
+    wheel = build_wheel(DIST / "tmp-wheel")
+    wheel_hash = hashlib.sha256(wheel.read_bytes()).hexdigest()[:12]
+    # A directory named by content keeps browsers from reusing a stale wheel of the same version.
+    wheel_dir = assets / "wheels" / wheel_hash
+    wheel_dir.mkdir(parents=True)
+    wheel.rename(wheel_dir / wheel.name)
+    shutil.rmtree(DIST / "tmp-wheel")
+
+    sys.path.insert(0, str(PYCORE))
+    from ragchunk.settings import form_spec
+
+    spec = {**form_spec(), "version": core_version(), "wheel": f"assets/wheels/{wheel_hash}/{wheel.name}"}
+    for path in sorted(WEB.iterdir()):
+        if path.name == "index.html":
+            (DIST / "index.html").write_text(render(path.read_text(encoding="utf-8"), page_values()), encoding="utf-8")
+        elif path.is_file():
+            copy(path, DIST / path.name)
+    (DIST / "spec.js").write_text(
+        "// Written by build.py from ragchunk.settings.form_spec(): defaults and limits of the core.\n"
+        f"export const SPEC = {json.dumps(spec, indent=2)};\n",
+        encoding="utf-8",
+    )
+    manifest = {
+        "version": spec["version"],
+        "wheel": spec["wheel"],
+        "files": {p.relative_to(DIST).as_posix(): p.stat().st_size for p in sorted(DIST.rglob("*")) if p.is_file()},
+    }
+    digest = hashlib.sha256()
+    for name in manifest["files"]:
+        digest.update(name.encode() + b"\0" + (DIST / name).read_bytes())
+    manifest["hash"] = digest.hexdigest()[:16]
+    (DIST / "build.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    log(f"built {DIST} ({len(manifest['files'])} files, {sum(manifest['files'].values()):,} bytes, hash {manifest['hash']})")
+    return DIST
+
+
+def copy(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+
+
+# --- serve -----------------------------------------------------------------------------
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the MIME types Pyodide needs and no caching during development."""
+
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".wasm": "application/wasm",
+        ".whl": "application/zip",
+        ".json": "application/json",
+        ".zip": "application/zip",
+    }
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:
+        if os.environ.get("RAGCHUNK_SERVER_LOG"):
+            super().log_message(format, *args)
+
+
+def make_server(directory: Path, host: str = "127.0.0.1", port: int = 0) -> http.server.ThreadingHTTPServer:
+    """A threaded static server for ``directory``; port 0 lets the OS choose."""
+    handler = functools.partial(Handler, directory=str(directory))
+    return http.server.ThreadingHTTPServer((host, port), handler)
+
+
+def serve(host: str, port: int) -> None:
+    build()
+    server = make_server(DIST, host, port)
+    url = f"http://{host}:{server.server_address[1]}/"
+    print(f"Serving ragchunk at {url} (Ctrl+C to stop)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+# --- test ------------------------------------------------------------------------------
+
+def in_venv() -> bool:
+    return Path(sys.prefix).resolve() == VENV.resolve()
+
+
+def ensure_python_deps() -> Path:
+    """The project's virtualenv with the test requirements; returns its python."""
+    python = VENV / "bin" / "python"
+    stamp = VENV / ".requirements"
+    wanted = REQUIREMENTS.read_text(encoding="utf-8")
+    if not python.exists():
+        run([sys.executable, "-m", "venv", str(VENV)])
+    if not stamp.exists() or stamp.read_text(encoding="utf-8") != wanted:
+        run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", str(REQUIREMENTS)])
+        stamp.write_text(wanted, encoding="utf-8")
+    return python
+
+
+def ensure_chromium() -> None:
+    if CHROMIUM.exists():
+        return
+    if shutil.which("apt-get") is None:
+        raise SystemExit("build.py: Chromium is missing at /usr/bin/chromium and apt-get is not available")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    run(["apt-get", "update", "-qq"], env=env)
+    run(["apt-get", "install", "-y", "-qq", "chromium"], env=env)
+
+
+def test(pytest_args: list[str]) -> int:
+    ensure_npm()
+    ensure_chromium()
+    python = ensure_python_deps()
+    build()
+    command = [str(python), "-m", "pytest", *(pytest_args or ["-q"])]
+    log("$ " + " ".join(command))
+    return subprocess.run(command, cwd=ROOT).returncode
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("build", help="assemble dist/")
+    serve_parser = commands.add_parser("serve", help="build and serve dist/")
+    serve_parser.add_argument("--host", default="127.0.0.1")
+    serve_parser.add_argument("--port", type=int, default=8000, help="port (0: any free port; default 8000)")
+    test_parser = commands.add_parser("test", help="set up, build and run every test")
+    test_parser.add_argument("pytest_args", nargs=argparse.REMAINDER, help="arguments passed to pytest")
+    args = parser.parse_args()
+    if args.command == "build":
+        build()
+        return 0
+    if args.command == "serve":
+        serve(args.host, args.port)
+        return 0
+    return test(args.pytest_args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

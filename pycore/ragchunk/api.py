@@ -1,0 +1,124 @@
+"""JSON in, JSON out: the facade the browser worker calls.
+
+A request is ``(kind, payload_json, document)``; the reply is a JSON string, either
+``{"ok": true, "result": {...}}`` or ``{"ok": false, "errors": [{"field", "message"}]}``
+for bad input, or ``{"ok": false, "internal": "..."}`` for a bug. Python objects never
+leave this module: only plain JSON.
+
+Kinds:
+  ``spec``       defaults, limits, encodings and the version.
+  ``calculate``  the calculator form (strings as typed) -> the plan.
+  ``analyze``    count tokens of the document and cut the first windows. ``document`` is
+                 the pasted text (str) or a file's bytes; without it the last document
+                 is reused, so changing a setting does not send the text again.
+"""
+
+from __future__ import annotations
+
+import json
+import traceback
+from typing import Any
+
+from . import __version__
+from .errors import RagchunkError
+from .fields import FormErrors, read_calc_form
+from .plan import check_chunking, chunk_count, plan
+from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, form_spec
+from .textio import check_text, decode_document
+from .tokenizers import REGISTRY, Registry, check_encoding
+from .windows import Window, windows_of_ids
+
+MAX_PREVIEW_WINDOWS = 200
+
+
+def window_json(window: Window, source: str) -> dict[str, Any]:
+    """A window as the page shows it: ``head`` is the overlap with the previous window."""
+    return {
+        "index": window.index,
+        "start": window.start,
+        "end": window.end,
+        "token_start": window.token_start,
+        "token_end": window.token_end,
+        "tokens": window.tokens,
+        "overlap_tokens": window.overlap_tokens,
+        "head": source[window.start : window.overlap_end],
+        "body": source[window.overlap_end : window.end],
+    }
+
+
+class Session:
+    """One page's conversation with the core: keeps the last document and its token ids."""
+
+    def __init__(self, registry: Registry = REGISTRY) -> None:
+        self._registry = registry
+        self._text: str | None = None
+        self._notes: list[str] = []
+        self._ids: dict[str, Any] = {}
+
+    def handle(self, kind: str, payload_json: str = "{}", document: str | bytes | None = None) -> str:
+        """Answer one request; never raises."""
+        try:
+            payload = json.loads(payload_json or "{}")
+            handler = getattr(self, f"_{kind}", None)
+            if handler is None or not isinstance(payload, dict):
+                raise RagchunkError("request", f"request kind ({kind}) is not known: use spec, calculate or analyze")
+            return json.dumps({"ok": True, "result": handler(payload, document)}, ensure_ascii=False)
+        except FormErrors as err:
+            return json.dumps({"ok": False, "errors": [e.to_json() for e in err.errors]}, ensure_ascii=False)
+        except RagchunkError as err:
+            return json.dumps({"ok": False, "errors": [err.to_json()]}, ensure_ascii=False)
+        except Exception as err:  # a bug: report it instead of killing the worker
+            detail = "".join(traceback.format_exception_only(err)).strip()
+            return json.dumps({"ok": False, "internal": detail}, ensure_ascii=False)
+
+    def _spec(self, payload: dict, document: object) -> dict[str, Any]:
+        return {**form_spec(), "version": __version__}
+
+    def _calculate(self, payload: dict, document: object) -> dict[str, Any]:
+        form = {key: str(payload.get(key, "")) for key in ("unit", "doc", "chars_per_token", "chunk_size", "overlap", "price")}
+        return read_calc_form(form).to_json()
+
+    def _analyze(self, payload: dict, document: str | bytes | None) -> dict[str, Any]:
+        encoding = check_encoding(str(payload.get("encoding", DEFAULT_ENCODING)))
+        if document is not None:
+            self._load(document, str(payload.get("name") or "the file"))
+        if self._text is None:
+            raise RagchunkError("text", "text is empty: paste some text or drop a file")
+        text = self._text
+        tokenizer = self._registry.get(encoding)
+        if encoding not in self._ids:
+            self._ids[encoding] = tokenizer.encode(text)
+        ids = self._ids[encoding]
+        result: dict[str, Any] = {
+            "encoding": encoding,
+            "chars": len(text),
+            "utf16_units": len(text.encode("utf-16-le", "surrogatepass")) // 2,
+            "tokens": len(ids),
+            "chars_per_token": len(text) / len(ids) if len(ids) else None,
+            "notes": list(self._notes),
+            "window_count": None,
+            "windows": None,
+            "window_errors": [],
+        }
+        try:
+            size, overlap = check_chunking(payload.get("chunk_size"), payload.get("overlap"))
+        except RagchunkError as err:
+            result["window_errors"] = [err.to_json()]
+            return result
+        first = max(0, int(payload.get("first", 0)))
+        count = min(MAX_PREVIEW_WINDOWS, max(1, int(payload.get("count", DEFAULT_PREVIEW_WINDOWS))))
+        cut = windows_of_ids(text, ids, size, overlap, tokenizer, limit=first + count)[first:]
+        result["window_count"] = chunk_count(len(ids), size, overlap)
+        result["windows"] = [window_json(w, text) for w in cut]
+        result["plan"] = plan(len(ids), size, overlap).to_json() if len(ids) else None
+        return result
+
+    def _load(self, document: str | bytes, name: str) -> None:
+        self._text, self._ids, self._notes = None, {}, []
+        if isinstance(document, (bytes, bytearray, memoryview)):
+            decoded = decode_document(bytes(document), name)
+            text, notes = decoded.text, decoded.notes
+        else:
+            text, notes = document, []
+        self._text = check_text(text)
+        self._notes = notes

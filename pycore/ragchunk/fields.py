@@ -1,0 +1,114 @@
+"""Read the numbers a person typed (form fields, CLI flags) into checked values.
+
+The page mirrors this module in ``web/formula.js`` so answers appear before Python is
+ready; ``tests/e2e/test_formula_mirror.py`` proves both give the same values and the same
+messages over a grid of inputs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import RagchunkError
+from .plan import Plan, check_price, check_ratio, check_whole, plan, tokens_from_chars
+from .settings import LABELS, MAX_CHUNK_SIZE, MAX_DOC_CHARS, MAX_DOC_TOKENS
+
+NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# Thousands separators people paste from formatted numbers: "10,000", "10 000", "10_000".
+SEPARATORS = str.maketrans("", "", ",_ \u00a0\u202f")
+SHOWN_MAX = 24
+
+
+def shown(raw: str) -> str:
+    """The user's input as echoed in a message: trimmed, long input shortened.
+
+    >>> shown("  512 "), shown("9" * 30)
+    ('512', '99999999999999999999…')
+    """
+    text = raw.strip()
+    return text if len(text) <= SHOWN_MAX else text[:20] + "…"
+
+
+def parse_number(field: str, raw: str) -> float:
+    """Parse a typed number; raise naming ``field`` when it is empty or not a number.
+
+    >>> parse_number("chunk_size", " 1,024 "), parse_number("price_per_million", "0.02")
+    (1024.0, 0.02)
+    """
+    label = LABELS[field]
+    text = raw.strip()
+    if not text:
+        raise RagchunkError(field, f"{label} is empty: enter a number")
+    compact = text.translate(SEPARATORS)
+    if not NUMBER.fullmatch(compact):
+        raise RagchunkError(field, f"{label} ({shown(raw)}) is not a number: enter digits, e.g. 512")
+    return float(compact)
+
+
+def read_count(field: str, raw: str, minimum: int, maximum: int, unit: str = "tokens") -> int:
+    """A whole count typed by a person, checked against its range."""
+    value = parse_number(field, raw)
+    return check_whole(field, LABELS[field], value, minimum, maximum, unit=unit, shown=shown(raw))
+
+
+def read_calc_form(form: dict[str, str]) -> Plan:
+    """The calculator form (strings as typed) to a :class:`Plan`.
+
+    ``form`` keys: ``unit`` ("tokens" or "chars"), ``doc``, ``chars_per_token``,
+    ``chunk_size``, ``overlap``, ``price`` (may be empty). Every field is read, so one
+    call reports every bad field; the errors are raised together as
+    :class:`FormErrors`.
+
+    >>> read_calc_form({"unit": "chars", "doc": "40000", "chars_per_token": "4",
+    ...                 "chunk_size": "512", "overlap": "64", "price": ""}).chunks
+    23
+    """
+    errors: list[RagchunkError] = []
+
+    def attempt(read, *args):
+        try:
+            return read(*args)
+        except RagchunkError as err:
+            errors.append(err)
+            return None
+
+    unit = form.get("unit", "tokens")
+    if unit == "chars":
+        chars = attempt(read_count, "doc_chars", form.get("doc", ""), 1, MAX_DOC_CHARS, "characters")
+        ratio = attempt(_read_ratio, form.get("chars_per_token", ""))
+        doc = None if chars is None or ratio is None else tokens_from_chars(chars, ratio)
+    else:
+        doc = attempt(read_count, "doc_tokens", form.get("doc", ""), 1, MAX_DOC_TOKENS)
+    size = attempt(read_count, "chunk_size", form.get("chunk_size", ""), 1, MAX_CHUNK_SIZE)
+    overlap = attempt(read_count, "overlap", form.get("overlap", ""), 0, MAX_CHUNK_SIZE - 1)
+    price_raw = form.get("price", "")
+    price = attempt(_read_price, price_raw) if price_raw.strip() else None
+    if size is not None and overlap is not None and overlap >= size:
+        errors.append(
+            RagchunkError("overlap", f"overlap ({overlap:,}) must be smaller than chunk size ({size:,}): lower the overlap")
+        )
+    if errors:
+        raise FormErrors(errors)
+    if doc is not None and doc > MAX_DOC_TOKENS:
+        raise FormErrors([RagchunkError("doc_chars", f"document length ({shown(form['doc'])}) is too large:"
+                                        f" it makes more than {MAX_DOC_TOKENS:,} tokens; enter fewer characters")])
+    try:
+        return plan(doc, size, overlap, price)
+    except RagchunkError as err:
+        raise FormErrors([err]) from None
+
+
+def _read_ratio(raw: str) -> float:
+    return check_ratio(parse_number("chars_per_token", raw), shown=shown(raw))
+
+
+def _read_price(raw: str) -> float:
+    return check_price(parse_number("price_per_million", raw), shown=shown(raw))
+
+
+class FormErrors(RagchunkError):
+    """Several fields are wrong at once; ``errors`` holds one error per field."""
+
+    def __init__(self, errors: list[RagchunkError]) -> None:
+        super().__init__(errors[0].field, errors[0].message)
+        self.errors = errors

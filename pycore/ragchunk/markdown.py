@@ -1,0 +1,766 @@
+"""Markdown (or plain text) -> the ordered structural blocks a splitter cuts between.
+
+The structural splitter cuts a document at the largest boundary that fits: heading
+sections, then blocks, then sentences, then words. This module finds the blocks: headings,
+paragraphs, code blocks, tables, lists, block quotes, HTML blocks and thematic breaks.
+
+>>> text = "# Guide\\n\\nIntro text.\\n\\n## Install\\n\\n```sh\\n# not a heading\\n```\\n"
+>>> [(b.kind, text[b.start:b.end]) for b in parse_blocks(text)]  # doctest: +NORMALIZE_WHITESPACE
+[('heading', '# Guide'), ('paragraph', 'Intro text.'), ('heading', '## Install'),
+ ('code', '```sh\\n# not a heading\\n```')]
+>>> heading_paths(parse_blocks(text))[-1]
+('Guide', 'Install')
+
+The rules follow CommonMark and GFM tables where they matter for cutting, and stay
+pragmatic elsewhere: inline syntax is never parsed, and lists, quotes, tables and HTML
+blocks are kept whole (``list_items`` gives the cut points inside a list).
+
+Guarantees, for any string:
+
+- offsets are code-point offsets into the text as given (``\\r\\n``, ``\\r`` and a
+  leading BOM are not rewritten away);
+- every non-whitespace character, except a leading BOM, lies in exactly one block;
+- blocks are in order, do not overlap, and ``text[b.start:b.end]`` has no surrounding
+  whitespace (in the sense of ``str.strip``);
+- the work is linear in the length of the text: one pass over the lines, and no regular
+  expression that can backtrack.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import accumulate
+
+from .errors import RagchunkError
+
+__all__ = ["BLOCK_KINDS", "Block", "heading_paths", "list_items", "parse_blocks"]
+
+BLOCK_KINDS: tuple[str, ...] = (
+    "heading",
+    "paragraph",
+    "code",
+    "table",
+    "list",
+    "quote",
+    "html",
+    "rule",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One structural block of a document, located by code-point offsets.
+
+    ``start`` is the offset of the block's first non-whitespace character and ``end`` the
+    offset just past its last one. ``level`` (1-6) and ``title`` are set for headings only.
+
+    >>> text = "Install\\n-------\\n"
+    >>> block = parse_blocks(text)[0]
+    >>> block
+    Block(kind='heading', start=0, end=15, level=2, title='Install')
+    >>> text[block.start:block.end]
+    'Install\\n-------'
+    """
+
+    kind: str
+    start: int
+    end: int
+    level: int = 0
+    title: str = ""
+
+
+# A line whose first character is not in this set is paragraph text (or continues one);
+# it lets the common case skip every other test. Whitespace is listed because it may
+# indent a block or make the line blank.
+_SPECIAL_FIRST = frozenset("#`~>-*_+=|:<0123456789") | frozenset(
+    chr(c) for c in range(0x3001) if chr(c).isspace()
+) | frozenset([""])
+
+# Bounded quantifiers only: nothing here can backtrack more than a few characters.
+_ORDERED_MARKER = re.compile(r"([0-9]{1,9})[.)]")
+_TAG_NAME = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
+
+# CommonMark's HTML block start conditions 1 (raw text, ends at a closing tag) and 6
+# (block-level tag, ends at a blank line).
+_HTML_RAW_TAGS = frozenset(["pre", "script", "style", "textarea"])
+_HTML_BLOCK_TAGS = frozenset(
+    """address article aside base basefont blockquote body caption center col colgroup
+    dd details dialog dir div dl dt fieldset figcaption figure footer form frame frameset
+    h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link main menu menuitem nav
+    noframes ol optgroup option p param search section summary table tbody td tfoot th
+    thead title tr track ul""".split()
+)
+_HTML_BLANK_END = ""
+
+# A list item's (content column offset from the marker, marker key, number, content).
+# The key is the bullet character or the ordered delimiter: CommonMark starts a new list
+# when it changes. Bullets have number -1.
+_Marker = tuple[int, str, int, str]
+
+
+def parse_blocks(text: str) -> list[Block]:
+    """Split Markdown or plain text into its ordered top-level blocks.
+
+    >>> text = "Title\\n=====\\n\\nSome *text*\\nwrapped.\\n\\n- a\\n- b\\n\\n---\\n"
+    >>> [(b.kind, b.level, b.title, text[b.start:b.end]) for b in parse_blocks(text)]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('heading', 1, 'Title', 'Title\\n====='),
+     ('paragraph', 0, '', 'Some *text*\\nwrapped.'),
+     ('list', 0, '', '- a\\n- b'),
+     ('rule', 0, '', '---')]
+
+    Plain text comes back as paragraphs split at blank lines. An empty or all-whitespace
+    text gives ``[]``. Nothing is raised for any string.
+    """
+    lines = _normalize(text, at_start=True).split("\n")
+    starts = _line_starts(lines)
+    blocks: list[Block] = []
+    append = blocks.append
+    for kind, first, last, level, title in _scan(lines):
+        head = lines[first]
+        tail = lines[last]
+        start = starts[first] + len(head) - len(head.lstrip())
+        append(Block(kind, start, starts[last] + len(tail.rstrip()), level, title))
+    return blocks
+
+
+def heading_paths(blocks: Iterable[Block]) -> list[tuple[str, ...]]:
+    """For each block, the titles of the headings in force there, outermost first.
+
+    A heading's own path ends with its title. Skipped levels leave no empty entries, and a
+    heading closes every open heading of the same or a deeper level.
+
+    >>> text = "# Guide\\n\\n### Linux\\n\\nx\\n\\n## Install\\n\\ny\\n"
+    >>> heading_paths(parse_blocks(text))  # doctest: +NORMALIZE_WHITESPACE
+    [('Guide',), ('Guide', 'Linux'), ('Guide', 'Linux'), ('Guide', 'Install'),
+     ('Guide', 'Install')]
+
+    Blocks before the first heading get ``()``.
+    """
+    levels: list[int] = []
+    titles: list[str] = []
+    path: tuple[str, ...] = ()
+    paths: list[tuple[str, ...]] = []
+    for block in blocks:
+        if block.kind == "heading":
+            while levels and levels[-1] >= block.level:
+                levels.pop()
+                titles.pop()
+            levels.append(block.level)
+            titles.append(block.title)
+            path = tuple(titles)
+        paths.append(path)
+    return paths
+
+
+def list_items(text: str, block: Block) -> list[tuple[int, int]]:
+    """The ``(start, end)`` offsets of the top-level items of a list block.
+
+    Items are trimmed like blocks; together they run from ``block.start`` to
+    ``block.end``, and nested lists stay inside their parent item, so a list too big for
+    one chunk can be cut between items.
+
+    >>> text = "- one\\n  - one.a\\n\\n- two\\n"
+    >>> [text[s:e] for s, e in list_items(text, parse_blocks(text)[0])]
+    ['- one\\n  - one.a', '- two']
+
+    ``block`` must be a ``"list"`` block that ``parse_blocks(text)`` returned; the work is
+    linear in the block's length, not the text's.
+
+    Raises:
+        RagchunkError: ``block`` is not a list block of ``text``.
+    """
+    if block.kind != "list":
+        raise RagchunkError(
+            "block",
+            f"block.kind ({block.kind!r}) must be 'list': pass a list block from parse_blocks(text)",
+        )
+    line_start = max(text.rfind("\n", 0, block.start), text.rfind("\r", 0, block.start)) + 1
+    lines = _normalize(text[line_start : block.end], at_start=line_start == 0).split("\n")
+    col, rest = _leading(lines[0])
+    marker = _list_marker(rest, col) if col <= 3 else None
+    if marker is None or line_start + len(lines[0]) - len(rest) != block.start:
+        raise RagchunkError(
+            "block",
+            f"block (start {block.start}) does not start a list item in text: "
+            "pass a list block from parse_blocks(text)",
+        )
+    firsts: list[int] = []
+    _scan_list(lines, 0, col, marker, firsts)
+    starts = _line_starts(lines)
+    spans = []
+    for index, first in enumerate(firsts):
+        last = firsts[index + 1] - 1 if index + 1 < len(firsts) else len(lines) - 1
+        while _is_blank(lines[last]):
+            last -= 1
+        head = lines[first]
+        start = line_start + starts[first] + len(head) - len(head.lstrip())
+        spans.append((start, line_start + starts[last] + len(lines[last].rstrip())))
+    return spans
+
+
+def _normalize(text: str, at_start: bool) -> str:
+    """The text with line breaks as ``\\n`` and a leading BOM blanked, at the same length.
+
+    Keeping every character at its index is what lets offsets found in the normalized
+    text index the original: ``\\r\\n`` becomes `` \\n`` (a trailing space is insignificant
+    in every rule here) and a lone ``\\r`` becomes ``\\n``.
+
+    >>> _normalize("\\ufeffa\\r\\nb\\rc", at_start=True)
+    ' a \\nb\\nc'
+    """
+    if "\r" in text:
+        text = text.replace("\r\n", " \n").replace("\r", "\n")
+    if at_start and text.startswith("\ufeff"):
+        text = " " + text[1:]
+    return text
+
+
+def _line_starts(lines: list[str]) -> list[int]:
+    """Offset of each line's first character (plus one past the end), for ``\\n`` breaks."""
+    return list(accumulate(map((1).__add__, map(len, lines)), initial=0))
+
+
+def _is_blank(line: str) -> bool:
+    return not line or line.isspace()
+
+
+def _leading(line: str) -> tuple[int, str]:
+    """The indentation in columns (tabs stop every 4) and the rest of the line.
+
+    >>> _leading("  \\t- x")
+    (4, '- x')
+    """
+    rest = line.lstrip(" \t")
+    width = len(line) - len(rest)
+    if "\t" not in line[:width]:
+        return width, rest
+    col = 0
+    for char in line[:width]:
+        col = col + 4 - col % 4 if char == "\t" else col + 1
+    return col, rest
+
+
+def _atx(rest: str) -> tuple[int, str] | None:
+    """(level, title) when ``rest`` (indentation removed) is an ATX heading, else None.
+
+    >>> _atx("## Install ##"), _atx("#hashtag"), _atx("####### seven"), _atx("#")
+    ((2, 'Install'), None, None, (1, ''))
+    """
+    after = rest.lstrip("#")
+    level = len(rest) - len(after)
+    if level > 6 or (after and after[0] not in " \t"):
+        return None
+    title = after.strip()
+    closed = title.rstrip("#")
+    if not closed:
+        return level, ""
+    if closed[-1] in " \t":
+        return level, closed.rstrip()
+    return level, title
+
+
+def _fence_open(rest: str) -> tuple[str, int] | None:
+    """(fence character, length) when ``rest`` opens a fenced code block, else None.
+
+    >>> _fence_open("```python"), _fence_open("~~~~"), _fence_open("``inline``")
+    (('`', 3), ('~', 4), None)
+    """
+    char = rest[:1]
+    if char != "`" and char != "~":
+        return None
+    info = rest.lstrip(char)
+    length = len(rest) - len(info)
+    if length < 3 or (char == "`" and "`" in info):
+        return None
+    return char, length
+
+
+def _closes_fence(rest: str, char: str, length: int) -> bool:
+    """True when ``rest`` (indentation removed) closes a fence of ``char`` * ``length``."""
+    if rest[:1] != char:
+        return False
+    after = rest.lstrip(char)
+    return len(rest) - len(after) >= length and (not after or after.isspace())
+
+
+def _is_rule(rest: str) -> bool:
+    """True for a thematic break: 3+ of one of ``-*_``, spaces allowed between.
+
+    >>> _is_rule("- - -"), _is_rule("***"), _is_rule("--"), _is_rule("-- x")
+    (True, True, False, False)
+    """
+    char = rest[:1]
+    if char not in ("-", "*", "_"):
+        return False
+    # lstrip stops at the first other character, so "- item" is rejected at once.
+    tail = rest.lstrip(char + " \t")
+    if tail and not tail.isspace():
+        return False
+    return rest.count(char) >= 3
+
+
+def _is_setext_underline(rest: str, char: str) -> bool:
+    body = rest.rstrip()
+    return bool(body) and not body.strip(char)
+
+
+def _list_marker(rest: str, col: int) -> _Marker | None:
+    """The list item marker that starts ``rest`` (found at column ``col``), or None.
+
+    >>> _list_marker("- item", 0), _list_marker("10) ten", 0), _list_marker("-x", 0)
+    ((2, '-', -1, 'item'), (4, ')', 10, 'ten'), None)
+    >>> _list_marker("1.", 0), _list_marker("-      code", 0)
+    ((3, '.', 1, ''), (2, '-', -1, 'code'))
+    """
+    char = rest[:1]
+    if char == "-" or char == "+" or char == "*":
+        width, key, number = 1, char, -1
+    elif "0" <= char <= "9":
+        match = _ORDERED_MARKER.match(rest)
+        if match is None:
+            return None
+        width, key, number = match.end(), rest[match.end() - 1], int(match.group(1))
+    else:
+        return None
+    tail = rest[width:]
+    if tail and tail[0] not in " \t":
+        return None
+    body = tail.lstrip(" \t")
+    if not body or body.isspace():
+        return width + 1, key, number, ""
+    gap = len(tail) - len(body)
+    if "\t" in tail[:gap]:
+        start = column = col + width
+        for char in tail[:gap]:
+            column = column + 4 - column % 4 if char == "\t" else column + 1
+        gap = column - start
+    # Five or more spaces mean the content is an indented code block one space in.
+    return width + (gap if gap <= 4 else 1), key, number, body
+
+
+def _html_start(rest: str, in_paragraph: bool) -> str | None:
+    """How an HTML block starting at ``rest`` ends, or None if it is not one.
+
+    The result is the text whose appearance on a line closes the block (matched
+    case-insensitively for closing tags), or ``""`` for "at the next blank line".
+    A lone tag on a line (CommonMark's condition 7) cannot interrupt a paragraph.
+
+    >>> _html_start("<!-- note", False), _html_start("<div class='x'>", False)
+    ('-->', '')
+    >>> _html_start("<span>inline</span> text", False), _html_start("<https://x.org>", False)
+    (None, None)
+    """
+    if rest.startswith("<!--"):
+        return "-->"
+    if rest.startswith("<?"):
+        return "?>"
+    if rest.startswith("<![CDATA["):
+        return "]]>"
+    if rest.startswith("<!") and rest[2:3].isascii() and rest[2:3].isalpha():
+        return ">"
+    match = _TAG_NAME.match(rest)
+    if match is None:
+        return None
+    name = match.group(1).lower()
+    after = rest[match.end() : match.end() + 1]
+    closing = rest[1] == "/"
+    if name in _HTML_RAW_TAGS and not closing and after in ("", " ", "\t", ">"):
+        return f"</{name}>"
+    if name in _HTML_BLOCK_TAGS and (
+        after in ("", " ", "\t", ">") or rest.startswith("/>", match.end())
+    ):
+        return _HTML_BLANK_END
+    if in_paragraph or after not in ("", " ", "\t", ">", "/"):
+        return None
+    body = rest.rstrip()
+    if body.endswith(">") and body.count("<") == 1 and body.count(">") == 1:
+        return _HTML_BLANK_END
+    return None
+
+
+def _opens_leaf(rest: str) -> bool:
+    """True when ``rest`` starts a heading, fence, rule or HTML block.
+
+    Such a line ends a paragraph, so the line after it cannot be a lazy continuation.
+    """
+    char = rest[:1]
+    if char == "#":
+        return _atx(rest) is not None
+    if char == "`" or char == "~":
+        return _fence_open(rest) is not None
+    if char == "<":
+        return _html_start(rest, True) is not None
+    return _is_rule(rest)
+
+
+def _interrupts_paragraph(rest: str) -> bool:
+    """True when a line indented at most 3 columns ends the paragraph above it.
+
+    Only bullet items and ordered items numbered 1, with content, interrupt: this keeps
+    "in\\n1984. text" a paragraph.
+    """
+    char = rest[:1]
+    if char == ">" or _opens_leaf(rest):
+        return True
+    if char in ("-", "+", "*") or "0" <= char <= "9":
+        marker = _list_marker(rest, 0)
+        return marker is not None and bool(marker[3]) and marker[2] in (-1, 1)
+    return False
+
+
+def _is_lazy_text(content: str) -> bool:
+    """True when a container's line ``content`` lets the next line continue it lazily."""
+    return bool(content) and not content.isspace() and not _opens_leaf(content)
+
+
+def _table_columns(header: str, delimiter: str) -> bool:
+    """True when ``delimiter`` is a GFM delimiter row with as many cells as ``header``.
+
+    >>> _table_columns("| a | b |", "|---|:--:|"), _table_columns("a | b", "---")
+    (True, False)
+    """
+    row = delimiter.strip()
+    if row.startswith("|"):
+        row = row[1:]
+    if row.endswith("|"):
+        row = row[:-1]
+    cells = row.split("|")
+    for cell in cells:
+        cell = cell.strip()
+        if cell.startswith(":"):
+            cell = cell[1:]
+        if cell.endswith(":"):
+            cell = cell[:-1]
+        if not cell or cell.strip("-"):
+            return False
+    head = header.strip()
+    count = head.count("|") - head.count("\\|") + 1
+    if head.startswith("|"):
+        count -= 1
+    if len(head) > 1 and head.endswith("|") and not head.endswith("\\|"):
+        count -= 1
+    return count == len(cells)
+
+
+def _scan(lines: list[str]) -> list[tuple[str, int, int, int, str]]:
+    """The blocks of ``lines`` as (kind, first line, last line, level, title)."""
+    out: list[tuple[str, int, int, int, str]] = []
+    emit = out.append
+    special = _SPECIAL_FIRST
+    n = len(lines)
+    para = -1  # first line of the open paragraph, -1 when none is open
+    i = 0
+    while i < n:
+        line = lines[i]
+        if line[:1] not in special:
+            if para < 0:
+                para = i
+            i += 1
+            continue
+        if not line or line.isspace():
+            if para >= 0:
+                emit(("paragraph", para, i - 1, 0, ""))
+                para = -1
+            i += 1
+            continue
+        col, rest = _leading(line)
+        if col >= 4:
+            if para < 0:
+                code_last, para_first, nxt = _scan_indented(lines, i)
+                if code_last >= 0:
+                    emit(("code", i, code_last, 0, ""))
+                para = para_first
+                i = nxt
+            else:
+                i += 1
+            continue
+        char = rest[0]
+        if char == "#":
+            heading = _atx(rest)
+            if heading is not None:
+                if para >= 0:
+                    emit(("paragraph", para, i - 1, 0, ""))
+                    para = -1
+                emit(("heading", i, i, heading[0], heading[1]))
+                i += 1
+                continue
+        elif char == "`" or char == "~":
+            fence = _fence_open(rest)
+            if fence is not None:
+                if para >= 0:
+                    emit(("paragraph", para, i - 1, 0, ""))
+                    para = -1
+                last, nxt = _scan_fence(lines, i, fence[0], fence[1])
+                emit(("code", i, last, 0, ""))
+                i = nxt
+                continue
+        elif char == ">":
+            if para >= 0:
+                emit(("paragraph", para, i - 1, 0, ""))
+                para = -1
+            last = _scan_quote(lines, i)
+            emit(("quote", i, last, 0, ""))
+            i = last + 1
+            continue
+        elif char == "<":
+            end = _html_start(rest, para >= 0)
+            if end is not None:
+                if para >= 0:
+                    emit(("paragraph", para, i - 1, 0, ""))
+                    para = -1
+                last = _scan_html(lines, i, end)
+                emit(("html", i, last, 0, ""))
+                i = last + 1
+                continue
+        elif char == "=":
+            if para >= 0 and _is_setext_underline(rest, "="):
+                emit(("heading", para, i, 1, _setext_title(lines, para, i)))
+                para = -1
+                i += 1
+                continue
+        else:
+            if (
+                para >= 0
+                and (char == "|" or char == "-" or char == ":")
+                and "|" in rest
+                and _table_columns(lines[i - 1], rest)
+            ):
+                if para < i - 1:
+                    emit(("paragraph", para, i - 2, 0, ""))
+                para = -1
+                last = _scan_table(lines, i)
+                emit(("table", i - 1, last, 0, ""))
+                i = last + 1
+                continue
+            if char == "-" and para >= 0 and _is_setext_underline(rest, "-"):
+                emit(("heading", para, i, 2, _setext_title(lines, para, i)))
+                para = -1
+                i += 1
+                continue
+            if _is_rule(rest):
+                if para >= 0:
+                    emit(("paragraph", para, i - 1, 0, ""))
+                    para = -1
+                emit(("rule", i, i, 0, ""))
+                i += 1
+                continue
+            marker = _list_marker(rest, col)
+            if marker is not None and (para < 0 or (marker[3] and marker[2] in (-1, 1))):
+                if para >= 0:
+                    emit(("paragraph", para, i - 1, 0, ""))
+                    para = -1
+                last = _scan_list(lines, i, col, marker, None)
+                emit(("list", i, last, 0, ""))
+                i = last + 1
+                continue
+        if para < 0:
+            para = i
+        i += 1
+    if para >= 0:
+        emit(("paragraph", para, n - 1, 0, ""))
+    return out
+
+
+def _setext_title(lines: list[str], first: int, underline: int) -> str:
+    """The title of a setext heading: its paragraph lines, stripped and joined by spaces."""
+    return " ".join(line.strip() for line in lines[first:underline])
+
+
+def _scan_indented(lines: list[str], i: int) -> tuple[int, int, int]:
+    """Read an indented code block at line ``i``: (last code line, paragraph start, next).
+
+    Plain text often indents a paragraph's first line. When the indented lines run
+    straight into unindented paragraph text, the last run of them opens that paragraph
+    instead of being code (CommonMark would make it code); the first two results are -1
+    when there is no code block or no paragraph.
+    """
+    n = len(lines)
+    last = i  # last non-blank line read so far
+    run = i  # first line of the run that follows the latest blank line
+    before = -1  # last non-blank line before that run
+    blank = False
+    j = i + 1
+    while j < n:
+        line = lines[j]
+        if not line or line.isspace():
+            blank = True
+        else:
+            col, rest = _leading(line)
+            if col < 4:
+                if not blank and not _interrupts_paragraph(rest):
+                    return before, run, j
+                break
+            if blank:
+                before, run, blank = last, j, False
+            last = j
+        j += 1
+    return last, -1, last + 1
+
+
+def _scan_fence(lines: list[str], i: int, char: str, length: int) -> tuple[int, int]:
+    """Read the fenced code block opened at line ``i``: (last non-blank line, next line).
+
+    An unclosed fence runs to the end of the text.
+    """
+    n = len(lines)
+    j = i + 1
+    while j < n:
+        line = lines[j]
+        rest = line.lstrip(" ")
+        if rest[:1] == char and len(line) - len(rest) <= 3 and _closes_fence(rest, char, length):
+            return j, j + 1
+        j += 1
+    return _last_non_blank(lines, n - 1), n
+
+
+def _last_non_blank(lines: list[str], j: int) -> int:
+    while _is_blank(lines[j]):
+        j -= 1
+    return j
+
+
+def _scan_quote(lines: list[str], i: int) -> int:
+    """The last line of the block quote starting at line ``i``.
+
+    The quote runs over ``>`` lines and the lazy continuation lines of their paragraphs,
+    and ends at a blank line.
+    """
+    n = len(lines)
+    lazy = False
+    j = i
+    while j < n:
+        line = lines[j]
+        if not line or line.isspace():
+            break
+        col, rest = _leading(line)
+        if col <= 3 and rest[:1] == ">":
+            lazy = _is_lazy_text(rest.lstrip("> \t"))
+        elif not lazy or (col <= 3 and _interrupts_paragraph(rest)):
+            break
+        j += 1
+    return j - 1
+
+
+def _scan_html(lines: list[str], i: int, end: str) -> int:
+    """The last line of the HTML block starting at line ``i`` that ``end`` closes."""
+    n = len(lines)
+    if end == _HTML_BLANK_END:
+        j = i + 1
+        while j < n and not _is_blank(lines[j]):
+            j += 1
+        return j - 1
+    fold = end.startswith("</")
+    for j in range(i, n):
+        line = lines[j]
+        if end in (line.lower() if fold and "<" in line else line):
+            return j
+    return _last_non_blank(lines, n - 1)
+
+
+def _scan_table(lines: list[str], i: int) -> int:
+    """The last row of the table whose delimiter row is line ``i``.
+
+    Rows are the following lines that contain ``|`` and start no other block.
+    """
+    n = len(lines)
+    j = i + 1
+    while j < n:
+        line = lines[j]
+        if "|" not in line:
+            break
+        col, rest = _leading(line)
+        if col <= 3 and _interrupts_paragraph(rest):
+            break
+        j += 1
+    return j - 1
+
+
+def _scan_list(
+    lines: list[str], i: int, col: int, marker: _Marker, items: list[int] | None
+) -> int:
+    """The last line of the list whose first item marker is at line ``i``, column ``col``.
+
+    Follows CommonMark's container rules closely enough for cutting: a line belongs to
+    the list when it is indented to an open item's content, starts a sibling item with the
+    same marker kind, or lazily continues an item's paragraph; blank lines inside are kept
+    while the list goes on. Fences inside items are tracked so their contents cannot end
+    the list. The first line of each top-level item is appended to ``items``.
+    """
+    key = marker[1]
+    stack = [col + marker[0]]  # content columns of the open items, innermost last
+    if items is not None:
+        items.append(i)
+    fence, lazy = _item_start(marker[3])
+    owner = stack[0]  # content column of the item that holds the open fence
+    n = len(lines)
+    last = i
+    j = i + 1
+    while j < n:
+        line = lines[j]
+        if not line or line.isspace():
+            lazy = False
+            j += 1
+            continue
+        lcol, rest = _leading(line)
+        if fence is not None:
+            if lcol >= owner:
+                if lcol - owner <= 3 and _closes_fence(rest, fence[0], fence[1]):
+                    fence = None
+                last = j
+                j += 1
+                continue
+            # A line left of the item's content ends the item, and the fence with it.
+            fence = None
+        depth = bisect_right(stack, lcol)
+        if depth:
+            if lcol - stack[depth - 1] >= 4:
+                if not lazy:
+                    del stack[depth:]
+            elif _is_rule(rest):
+                del stack[depth:]
+                lazy = False
+            else:
+                sub = _list_marker(rest, lcol)
+                if sub is not None and (not lazy or (sub[3] and sub[2] in (-1, 1))):
+                    del stack[depth:]
+                    stack.append(lcol + sub[0])
+                    fence, lazy = _item_start(sub[3])
+                    owner = stack[-1]
+                elif not lazy or _interrupts_paragraph(rest):
+                    del stack[depth:]
+                    fence = _fence_open(rest)
+                    owner = stack[-1]
+                    lazy = fence is None and _is_lazy_text(rest)
+            last = j
+            j += 1
+            continue
+        if lcol <= 3:
+            if _is_rule(rest):
+                break
+            sub = _list_marker(rest, lcol)
+            if sub is not None and sub[1] == key:
+                stack = [lcol + sub[0]]
+                if items is not None:
+                    items.append(j)
+                fence, lazy = _item_start(sub[3])
+                owner = stack[0]
+                last = j
+                j += 1
+                continue
+            if not lazy or _interrupts_paragraph(rest):
+                break
+        elif not lazy:
+            break
+        last = j
+        j += 1
+    return last
+
+
+def _item_start(content: str) -> tuple[tuple[str, int] | None, bool]:
+    """(open fence, lazy) for the content on a list item's marker line."""
+    fence = _fence_open(content)
+    return fence, fence is None and _is_lazy_text(content)

@@ -1,0 +1,191 @@
+"""The chunk-count and cost arithmetic of fixed-size chunking with overlap."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+from .errors import RagchunkError
+from .settings import MAX_CHUNK_SIZE, MAX_DOC_CHARS, MAX_DOC_TOKENS, MAX_TOTAL_TOKENS
+from .settings import MAX_CHARS_PER_TOKEN, MAX_PRICE_PER_MILLION
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What embedding a document of ``doc_tokens`` tokens in fixed windows costs.
+
+    ``repeated_share`` is the part of ``total_tokens`` that is overlap (0..1);
+    ``extra_share`` is how much more than the document is embedded (repeated ÷ document).
+    ``cost`` is ``None`` when no price was given.
+    """
+
+    doc_tokens: int
+    chunk_size: int
+    overlap: int
+    step: int
+    chunks: int
+    total_tokens: int
+    repeated_tokens: int
+    repeated_share: float
+    extra_share: float
+    last_chunk_tokens: int
+    price_per_million: float | None
+    cost: float | None
+
+    def to_json(self) -> dict[str, object]:
+        """The plan as a plain dict (the keys of ``ragchunk calc --json``)."""
+        return asdict(self)
+
+
+def _shown(value: object, shown: str | None) -> str:
+    if shown is not None:
+        return shown
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return repr(value)
+
+
+def check_whole(
+    field: str, label: str, value: object, minimum: int, maximum: int, *, unit: str = "tokens", shown: str | None = None
+) -> int:
+    """Validate a whole count within [minimum, maximum]; ``shown`` is how the user wrote it.
+
+    >>> check_whole("chunk_size", "chunk size", 512.0, 1, 10)
+    Traceback (most recent call last):
+    ...
+    ragchunk.errors.RagchunkError: chunk size (512.0) is too large: enter at most 10
+    """
+    text = _shown(value, shown)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise RagchunkError(field, f"{label} ({text}) is not a number: enter a whole number of {unit}")
+    if value < minimum:
+        raise RagchunkError(field, f"{label} ({text}) must be at least {minimum:,}: enter a larger number")
+    if value > maximum:
+        raise RagchunkError(field, f"{label} ({text}) is too large: enter at most {maximum:,}")
+    if isinstance(value, float) and not value.is_integer():
+        raise RagchunkError(field, f"{label} ({text}) must be a whole number of {unit}: round it")
+    return int(value)
+
+
+def check_chunking(chunk_size: int, overlap: int) -> tuple[int, int]:
+    """Validate a chunk size and an overlap in tokens; return them as ints.
+
+    >>> check_chunking(512, 64)
+    (512, 64)
+    >>> check_chunking(512, 512)
+    Traceback (most recent call last):
+    ...
+    ragchunk.errors.RagchunkError: overlap (512) must be smaller than chunk size (512): lower the overlap
+    """
+    size = check_whole("chunk_size", "chunk size", chunk_size, 1, MAX_CHUNK_SIZE)
+    over = check_whole("overlap", "overlap", overlap, 0, MAX_CHUNK_SIZE - 1)
+    if over >= size:
+        raise RagchunkError(
+            "overlap", f"overlap ({over:,}) must be smaller than chunk size ({size:,}): lower the overlap"
+        )
+    return size, over
+
+
+def chunk_count(doc_tokens: int, chunk_size: int, overlap: int) -> int:
+    """Number of fixed windows over ``doc_tokens`` tokens (arguments already valid).
+
+    >>> chunk_count(10_000, 512, 64), chunk_count(512, 512, 64), chunk_count(0, 512, 64)
+    (23, 1, 0)
+    """
+    if doc_tokens <= 0:
+        return 0
+    if doc_tokens <= chunk_size:
+        return 1
+    step = chunk_size - overlap
+    return 1 + -(-(doc_tokens - chunk_size) // step)
+
+
+def plan(doc_tokens: int, chunk_size: int, overlap: int, price_per_million: float | None = None) -> Plan:
+    """Chunks, embedded tokens, repeated tokens and cost for one document.
+
+    >>> p = plan(10_000, 512, 64, price_per_million=0.02)
+    >>> p.chunks, p.total_tokens, p.repeated_tokens, round(p.repeated_share * 100, 1)
+    (23, 11408, 1408, 12.3)
+    >>> round(p.extra_share * 100, 1), p.cost
+    (14.1, 0.00022816)
+
+    A document that fits is one chunk; the last chunk holds the remainder.
+    Raises :class:`RagchunkError` naming the field for a non-integer, non-positive or
+    too large value, or an overlap not smaller than the chunk size.
+    """
+    doc = check_whole("doc_tokens", "document length", doc_tokens, 1, MAX_DOC_TOKENS)
+    size, over = check_chunking(chunk_size, overlap)
+    price = check_price(price_per_million)
+    chunks = chunk_count(doc, size, over)
+    step = size - over
+    repeated = (chunks - 1) * over
+    total = doc + repeated
+    if total > MAX_TOTAL_TOKENS:
+        raise RagchunkError(
+            "overlap",
+            f"overlap ({over:,}) repeats too many tokens: the total would exceed {MAX_TOTAL_TOKENS:,};"
+            " lower the overlap or the document length",
+        )
+    last = doc - (chunks - 1) * step
+    cost = None if price is None else total / 1_000_000 * price
+    return Plan(
+        doc_tokens=doc,
+        chunk_size=size,
+        overlap=over,
+        step=step,
+        chunks=chunks,
+        total_tokens=total,
+        repeated_tokens=repeated,
+        repeated_share=repeated / total,
+        extra_share=repeated / doc,
+        last_chunk_tokens=last,
+        price_per_million=price,
+        cost=cost,
+    )
+
+
+def check_price(price_per_million: float | None, *, shown: str | None = None) -> float | None:
+    """Validate an optional price in currency units per million tokens.
+
+    >>> check_price(None), check_price(0.13)
+    (None, 0.13)
+    """
+    if price_per_million is None:
+        return None
+    return _check_real("price_per_million", "price per million tokens", price_per_million, 0.0, MAX_PRICE_PER_MILLION,
+                       inclusive=True, shown=shown)
+
+
+def _check_real(field: str, label: str, value: object, minimum: float, maximum: float, *, inclusive: bool,
+                shown: str | None) -> float:
+    text = _shown(value, shown)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise RagchunkError(field, f"{label} ({text}) is not a number: enter a number")
+    number = float(value)
+    if number < minimum or (number == minimum and not inclusive):
+        relation = "at least" if inclusive else "greater than"
+        raise RagchunkError(field, f"{label} ({text}) must be {relation} {minimum:g}: enter a larger number")
+    if number > maximum:
+        raise RagchunkError(field, f"{label} ({text}) is too large: enter at most {maximum:,.0f}")
+    return number
+
+
+def tokens_from_chars(chars: int, chars_per_token: float) -> int:
+    """Estimated tokens of ``chars`` characters at ``chars_per_token``: ceil(chars ÷ ratio).
+
+    >>> tokens_from_chars(40_000, 4), tokens_from_chars(10, 4), tokens_from_chars(7, 3.5)
+    (10000, 3, 2)
+    """
+    n = check_whole("doc_chars", "document length", chars, 1, MAX_DOC_CHARS, unit="characters")
+    ratio = check_ratio(chars_per_token)
+    return math.ceil(n / ratio)
+
+
+def check_ratio(chars_per_token: float, *, shown: str | None = None) -> float:
+    """Validate a characters-per-token ratio (greater than 0, at most 100).
+
+    >>> check_ratio(4)
+    4.0
+    """
+    return _check_real("chars_per_token", "characters per token", chars_per_token, 0.0, MAX_CHARS_PER_TOKEN,
+                       inclusive=False, shown=shown)

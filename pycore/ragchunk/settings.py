@@ -1,0 +1,71 @@
+"""Defaults and limits: the one place the library, the CLI and the page take them from.
+
+``build.py`` writes :func:`form_spec` into the page, so the form's defaults, limits and
+messages never disagree with the library.
+"""
+
+from __future__ import annotations
+
+DEFAULT_DOC_TOKENS = 10_000
+DEFAULT_CHUNK_SIZE = 512
+DEFAULT_OVERLAP = 64
+DEFAULT_CHARS_PER_TOKEN = 4.0
+DEFAULT_ENCODING = "cl100k_base"
+DEFAULT_PREVIEW_WINDOWS = 5
+
+MAX_DOC_TOKENS = 10**12
+MAX_DOC_CHARS = 4 * 10**12
+MAX_CHUNK_SIZE = 10_000_000
+MAX_CHARS_PER_TOKEN = 100.0
+MAX_PRICE_PER_MILLION = 1_000_000.0
+# Every count must stay exact in a JavaScript number (the page mirrors the formula).
+MAX_TOTAL_TOKENS = 2**53 - 1
+MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+
+ENCODINGS: dict[str, str] = {
+    "cl100k_base": "GPT-4, GPT-3.5, text-embedding-3-*, text-embedding-ada-002",
+    "o200k_base": "GPT-4o, GPT-4.1, o1, o3",
+    "p50k_base": "Codex, text-davinci-002/003",
+    "r50k_base": "GPT-3 (davinci), GPT-2",
+}
+
+LABELS: dict[str, str] = {
+    "doc_tokens": "document length",
+    "doc_chars": "document length",
+    "chars_per_token": "characters per token",
+    "chunk_size": "chunk size",
+    "overlap": "overlap",
+    "price_per_million": "price per million tokens",
+    "encoding": "encoding",
+    "text": "text",
+    "preview": "preview count",
+}
+
+
+def form_spec() -> dict[str, object]:
+    """Defaults, limits and encodings as plain JSON for the page.
+
+    >>> form_spec()["defaults"]["chunk_size"]
+    512
+    """
+    return {
+        "defaults": {
+            "doc_tokens": DEFAULT_DOC_TOKENS,
+            "chunk_size": DEFAULT_CHUNK_SIZE,
+            "overlap": DEFAULT_OVERLAP,
+            "chars_per_token": DEFAULT_CHARS_PER_TOKEN,
+            "encoding": DEFAULT_ENCODING,
+            "preview": DEFAULT_PREVIEW_WINDOWS,
+        },
+        "limits": {
+            "doc_tokens": MAX_DOC_TOKENS,
+            "doc_chars": MAX_DOC_CHARS,
+            "chunk_size": MAX_CHUNK_SIZE,
+            "chars_per_token": MAX_CHARS_PER_TOKEN,
+            "price_per_million": MAX_PRICE_PER_MILLION,
+            "total_tokens": MAX_TOTAL_TOKENS,
+            "document_bytes": MAX_DOCUMENT_BYTES,
+        },
+        "encodings": dict(ENCODINGS),
+        "labels": dict(LABELS),
+    }

@@ -1,0 +1,122 @@
+"""Bytes of a dropped or named file -> text, refusing files that are not text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import NotTextError, RagchunkError
+from .settings import MAX_DOCUMENT_BYTES
+
+# (magic bytes, offset, what the file is); checked before anything else.
+SIGNATURES: tuple[tuple[bytes, int, str], ...] = (
+    (b"%PDF-", 0, "a PDF document"),
+    (b"\x89PNG\r\n\x1a\n", 0, "a PNG image"),
+    (b"\xff\xd8\xff", 0, "a JPEG image"),
+    (b"GIF87a", 0, "a GIF image"),
+    (b"GIF89a", 0, "a GIF image"),
+    (b"RIFF", 0, "a RIFF media file (WebP, WAV or AVI)"),
+    (b"BM", 0, "a BMP image"),
+    (b"PK\x03\x04", 0, "a ZIP archive (or a .docx, .xlsx, .pptx, .epub, .jar)"),
+    (b"PK\x05\x06", 0, "an empty ZIP archive"),
+    (b"\x1f\x8b", 0, "a gzip archive"),
+    (b"7z\xbc\xaf\x27\x1c", 0, "a 7-Zip archive"),
+    (b"Rar!\x1a\x07", 0, "a RAR archive"),
+    (b"BZh", 0, "a bzip2 archive"),
+    (b"\xfd7zXZ\x00", 0, "an XZ archive"),
+    (b"(\xb5/\xfd", 0, "a Zstandard archive"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", 0, "an old Microsoft Office document (.doc, .xls, .ppt)"),
+    (b"\x7fELF", 0, "a Linux executable"),
+    (b"MZ", 0, "a Windows executable"),
+    (b"\x00asm", 0, "a WebAssembly module"),
+    (b"SQLite format 3\x00", 0, "an SQLite database"),
+    (b"ID3", 0, "an MP3 audio file"),
+    (b"OggS", 0, "an Ogg media file"),
+    (b"fLaC", 0, "a FLAC audio file"),
+    (b"ftyp", 4, "an MP4/MOV video or HEIC image"),
+    (b"\x1aE\xdf\xa3", 0, "a Matroska/WebM video"),
+    (b"wOFF", 0, "a WOFF font"),
+    (b"wOF2", 0, "a WOFF2 font"),
+)
+SNIFF_BYTES = 8192
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """Decoded text plus what a person should know about the decoding."""
+
+    text: str
+    notes: list[str] = field(default_factory=list)
+    replaced: int = 0
+
+
+def sniff_binary(data: bytes) -> str | None:
+    """What a file is when it is clearly not text, else ``None``.
+
+    >>> sniff_binary(b"%PDF-1.7 ..."), sniff_binary(b"# Title\\n"), sniff_binary(b"ab\\x00cd")
+    ('a PDF document', None, 'a binary file (it contains NUL bytes)')
+    """
+    if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+        return None
+    for magic, offset, what in SIGNATURES:
+        if data[offset : offset + len(magic)] == magic and (magic not in (b"BM", b"MZ") or _binary_tail(data)):
+            return what
+    if _binary_tail(data):
+        return "a binary file (it contains NUL bytes)" if b"\x00" in data[:SNIFF_BYTES] else "a binary file"
+    return None
+
+
+def _binary_tail(data: bytes) -> bool:
+    head = data[:SNIFF_BYTES]
+    if b"\x00" in head:
+        return True
+    controls = sum(head.count(bytes([c])) for c in range(32) if c not in (9, 10, 12, 13, 27))
+    return bool(head) and controls * 10 > len(head)
+
+
+def decode_document(data: bytes, name: str = "the file") -> Document:
+    """Decode a file's bytes as UTF-8 (or UTF-16 with a BOM) text.
+
+    Invalid UTF-8 is replaced with U+FFFD and said in ``notes``; a binary file raises
+    :class:`NotTextError` naming what it looks like.
+
+    >>> decode_document("привет".encode()).text
+    'привет'
+    >>> decode_document(b"caf\\xe9").notes
+    ['the file is not valid UTF-8: 1 invalid byte sequence was replaced with \\ufffd']
+    """
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise RagchunkError(
+            "file", f"{name} is too large ({len(data):,} bytes): the limit is {MAX_DOCUMENT_BYTES:,} bytes; split it first"
+        )
+    what = sniff_binary(data)
+    if what:
+        raise NotTextError("file", f"{name} is {what}, not text: export it as .txt or .md and drop that instead")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return Document(data.decode("utf-16", errors="replace"), [f"{name} was decoded as UTF-16"])
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return Document(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", errors="replace")
+        replaced = text.count("\ufffd") - data.count("\ufffd".encode())
+        plural = "sequence was" if replaced == 1 else "sequences were"
+        note = f"{name} is not valid UTF-8: {replaced:,} invalid byte {plural} replaced with \ufffd"
+        return Document(text, [note], replaced)
+
+
+def check_text(text: str) -> str:
+    """Refuse empty text; replace lone surrogates (from broken clipboard data) with U+FFFD.
+
+    >>> check_text("")
+    Traceback (most recent call last):
+    ...
+    ragchunk.errors.RagchunkError: text is empty: paste some text or drop a file
+    """
+    if not text.strip():
+        raise RagchunkError("text", "text is empty: paste some text or drop a file")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
+    return text

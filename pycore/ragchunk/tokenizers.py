@@ -1,0 +1,290 @@
+"""Tokenizer registry: encoding name -> tokenizer, built on first use and cached.
+
+Every tokenizer answers the same sizing interface (``encode``, ``count``, ``decode`` and
+``byte_lengths``), whether it is tiktoken on CPython, tiktoken's WASM build handed in by
+the browser worker, or the characters-per-token estimate.
+
+The BPE tables come from the npm ``tiktoken`` package (``encoders/<name>.json``), the same
+files the page loads, so CPython and the browser give identical token ids. Their
+``bpe_ranks`` field holds lines of ``<marker> <first rank> <base64 token> ...``; the i-th
+token on a line has rank ``first + i``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import os
+import threading
+from array import array
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from .errors import RagchunkError, UnknownEncodingError
+from .settings import DEFAULT_ENCODING, ENCODINGS
+
+
+class Tokenizer(Protocol):
+    """The sizing interface every tokenizer implements."""
+
+    name: str
+    exact: bool
+
+    def encode(self, text: str) -> Sequence[int]: ...
+
+    def count(self, text: str) -> int: ...
+
+    def decode(self, tokens: Iterable[int]) -> str: ...
+
+    def byte_lengths(self) -> Sequence[int]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RankFile:
+    """The fields of an ``encoders/<name>.json`` file of the npm tiktoken package."""
+
+    name: str
+    pat_str: str
+    special_tokens: dict[str, int]
+    bpe_ranks: str
+
+    @classmethod
+    def from_json(cls, name: str, text: str) -> RankFile:
+        """Read the JSON text of ``encoders/<name>.json``."""
+        data = json.loads(text)
+        return cls(name, data["pat_str"], dict(data["special_tokens"]), data["bpe_ranks"])
+
+
+def iter_ranks(bpe_ranks: str) -> Iterable[tuple[str, int]]:
+    """Yield ``(base64 token, rank)`` pairs of a ``bpe_ranks`` string.
+
+    >>> list(iter_ranks("! 0 IQ== Ig==\\n! 5 Iw=="))
+    [('IQ==', 0), ('Ig==', 1), ('Iw==', 5)]
+    """
+    for line in bpe_ranks.splitlines():
+        parts = line.split()
+        if len(parts) < 2:
+            continue
+        first = int(parts[1])
+        for offset, token in enumerate(parts[2:]):
+            yield token, first + offset
+
+
+def mergeable_ranks(bpe_ranks: str) -> dict[bytes, int]:
+    """The ``{token bytes: rank}`` mapping ``tiktoken.Encoding`` takes."""
+    decode = base64.b64decode
+    return {decode(token): rank for token, rank in iter_ranks(bpe_ranks)}
+
+
+def byte_length_table(bpe_ranks: str) -> array:
+    """Byte length of every token id, read from base64 lengths without decoding.
+
+    >>> list(byte_length_table("! 0 IQ== SGk= aGVsbG8="))
+    [1, 2, 5]
+    """
+    lengths = array("H")
+    for token, rank in iter_ranks(bpe_ranks):
+        if rank >= len(lengths):
+            lengths.extend([0] * (rank + 1 - len(lengths)))
+        lengths[rank] = len(token) * 3 // 4 - token.count("=", len(token) - 2)
+    return lengths
+
+
+class TiktokenTokenizer:
+    """CPython adapter around a ``tiktoken.Encoding``; user text is always ordinary text."""
+
+    exact = True
+
+    def __init__(self, name: str, encoding: Any, lengths: Callable[[], Sequence[int]]) -> None:
+        self.name = name
+        self._encoding = encoding
+        self._lengths_source = lengths
+        self._lengths: Sequence[int] | None = None
+
+    def encode(self, text: str) -> list[int]:
+        return self._encoding.encode_ordinary(text)
+
+    def count(self, text: str) -> int:
+        return len(self._encoding.encode_ordinary(text))
+
+    def decode(self, tokens: Iterable[int]) -> str:
+        return self._encoding.decode(list(tokens), errors="replace")
+
+    def byte_lengths(self) -> Sequence[int]:
+        if self._lengths is None:
+            self._lengths = self._lengths_source()
+        return self._lengths
+
+
+class WasmTokenizer:
+    """Browser adapter around the npm tiktoken WASM ``Tiktoken`` object the worker made.
+
+    ``encoder`` is a Pyodide proxy of that object; ``bpe_ranks`` is the same table text it
+    was built from, used only for token byte lengths (character offsets of windows).
+    """
+
+    exact = True
+
+    def __init__(self, name: str, encoder: Any, bpe_ranks: str) -> None:
+        self.name = name
+        self._encoder = encoder
+        self._bpe_ranks = bpe_ranks
+        self._lengths: array | None = None
+
+    def encode(self, text: str) -> Sequence[int]:
+        return self._encoder.encode_ordinary(text).to_memoryview()
+
+    def count(self, text: str) -> int:
+        return self._encoder.encode_ordinary(text).length
+
+    def decode(self, tokens: Iterable[int]) -> str:
+        from js import Uint32Array  # only inside Pyodide
+
+        data = self._encoder.decode(Uint32Array.new(list(tokens)))
+        return data.to_bytes().decode("utf-8", errors="replace")
+
+    def byte_lengths(self) -> Sequence[int]:
+        if self._lengths is None:
+            self._lengths = byte_length_table(self._bpe_ranks)
+        return self._lengths
+
+
+@dataclass(frozen=True, slots=True)
+class CharEstimate:
+    """The characters-per-token estimate: ``count = ceil(characters ÷ ratio)``.
+
+    >>> CharEstimate(4).count("abcdefghi"), CharEstimate(4).name
+    (3, 'chars/4')
+    """
+
+    ratio: float
+    exact: bool = field(default=False, init=False)
+
+    @property
+    def name(self) -> str:
+        return f"chars/{self.ratio:g}"
+
+    def count(self, text: str) -> int:
+        return math.ceil(len(text) / self.ratio)
+
+
+def rank_file_dirs() -> list[Path]:
+    """Where CPython looks for ``<name>.json`` rank files, first match wins.
+
+    ``$RAGCHUNK_ENCODERS`` if set, then the copies ``build.py`` puts in ``dist/``, then
+    the npm package in the checkout's ``node_modules``.
+    """
+    dirs = []
+    if os.environ.get("RAGCHUNK_ENCODERS"):
+        dirs.append(Path(os.environ["RAGCHUNK_ENCODERS"]))
+    checkout = Path(__file__).resolve().parents[2]
+    dirs.append(checkout / "dist" / "assets" / "encoders")
+    dirs.append(checkout / "node_modules" / "tiktoken" / "encoders")
+    return dirs
+
+
+def load_rank_file(name: str) -> RankFile | None:
+    """Read ``<name>.json`` from the first of :func:`rank_file_dirs` that has it."""
+    for directory in rank_file_dirs():
+        path = directory / f"{name}.json"
+        if path.is_file():
+            return RankFile.from_json(name, path.read_text(encoding="utf-8"))
+    return None
+
+
+def tiktoken_from_rank_file(rank_file: RankFile) -> TiktokenTokenizer:
+    """Build a CPython tokenizer from the npm package's table."""
+    import tiktoken
+
+    ranks = mergeable_ranks(rank_file.bpe_ranks)
+    encoding = tiktoken.Encoding(
+        rank_file.name, pat_str=rank_file.pat_str, mergeable_ranks=ranks, special_tokens=rank_file.special_tokens
+    )
+    return TiktokenTokenizer(rank_file.name, encoding, lambda: byte_length_table(rank_file.bpe_ranks))
+
+
+def tiktoken_fallback(name: str) -> TiktokenTokenizer:
+    """Outside a checkout: tiktoken's own loader (it may download and cache the table)."""
+    import tiktoken
+
+    encoding = tiktoken.get_encoding(name)
+
+    def lengths() -> array:
+        table = array("H", [0] * encoding.n_vocab)
+        for token_bytes in encoding.token_byte_values():
+            table[encoding.encode_single_token(token_bytes)] = len(token_bytes)
+        return table
+
+    return TiktokenTokenizer(name, encoding, lengths)
+
+
+def check_encoding(name: str) -> str:
+    """Validate an encoding name against the registry.
+
+    >>> check_encoding("o200k_base")
+    'o200k_base'
+    """
+    if name not in ENCODINGS:
+        known = ", ".join(ENCODINGS)
+        raise UnknownEncodingError("encoding", f"encoding ({name}) is not known: choose one of {known}")
+    return name
+
+
+class Registry:
+    """Encoding name -> tokenizer, each built once on first use (thread-safe).
+
+    On CPython a name not provided explicitly is built from the rank file on disk. The
+    browser worker provides its WASM encoders with :meth:`provide`.
+    """
+
+    def __init__(self) -> None:
+        self._built: dict[str, Tokenizer] = {}
+        self._factories: dict[str, Callable[[], Tokenizer]] = {}
+        self._lock = threading.Lock()
+
+    def provide(self, name: str, factory: Callable[[], Tokenizer]) -> None:
+        """Use ``factory`` to build ``name`` (replaces a tokenizer built before)."""
+        check_encoding(name)
+        with self._lock:
+            self._factories[name] = factory
+            self._built.pop(name, None)
+
+    def get(self, name: str = DEFAULT_ENCODING) -> Tokenizer:
+        """The tokenizer for ``name``; raises :class:`UnknownEncodingError` for an unknown one."""
+        check_encoding(name)
+        with self._lock:
+            if name not in self._built:
+                self._built[name] = self._factories.get(name, lambda: _build_default(name))()
+            return self._built[name]
+
+    def loaded(self) -> list[str]:
+        """Names already built."""
+        with self._lock:
+            return sorted(self._built)
+
+
+def _build_default(name: str) -> Tokenizer:
+    import sys
+
+    if sys.platform == "emscripten":
+        raise RagchunkError("encoding", f"encoding ({name}) is not loaded yet: wait for it to load, then retry")
+    rank_file = load_rank_file(name)
+    return tiktoken_from_rank_file(rank_file) if rank_file else tiktoken_fallback(name)
+
+
+REGISTRY = Registry()
+
+
+def get_tokenizer(name: str = DEFAULT_ENCODING) -> Tokenizer:
+    """The exact tokenizer of an encoding of the registry.
+
+    >>> tok = get_tokenizer("cl100k_base")
+    >>> tok.encode("hello world"), tok.count("hello world"), tok.decode([15339, 1917])
+    ([15339, 1917], 2, 'hello world')
+    >>> tok.count("<|endoftext|>")  # special-token text is ordinary text
+    7
+    """
+    return REGISTRY.get(name)

@@ -1,0 +1,83 @@
+"""Fixed token windows over a text, with character offsets into that text."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from itertools import accumulate
+
+from .offsets import ByteToChar
+from .plan import check_chunking, chunk_count
+from .tokenizers import Tokenizer
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One fixed window of tokens.
+
+    ``text == source[start:end]`` (code-point offsets). ``source[start:overlap_end]`` is
+    the part shared with the previous window (its ``overlap_tokens`` tokens); it is empty
+    for the first window. A window boundary inside a multi-byte character widens the
+    window to the whole character, so no text is lost and no U+FFFD appears.
+    """
+
+    index: int
+    text: str
+    start: int
+    end: int
+    token_start: int
+    token_end: int
+    tokens: int
+    overlap_tokens: int
+    overlap_end: int
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def windows(text: str, chunk_size: int, overlap: int, tokenizer: Tokenizer, limit: int | None = None) -> list[Window]:
+    """Cut ``text`` into the windows of the formula: ``chunk_size`` tokens, ``overlap`` shared.
+
+    Window k holds tokens ``[k·step, k·step + chunk_size)`` with ``step = chunk_size − overlap``;
+    there are exactly :func:`ragchunk.plan.chunk_count` of them. ``limit`` keeps only the
+    first windows (the count is still the formula's).
+
+    >>> from ragchunk import get_tokenizer
+    >>> [w.text for w in windows("one two three four five", 3, 1, get_tokenizer())]
+    ['one two three', ' three four five']
+
+    Raises :class:`RagchunkError` for an invalid size or overlap.
+    """
+    size, over = check_chunking(chunk_size, overlap)
+    ids = tokenizer.encode(text)
+    return windows_of_ids(text, ids, size, over, tokenizer, limit)
+
+
+def windows_of_ids(
+    text: str, ids, chunk_size: int, overlap: int, tokenizer: Tokenizer, limit: int | None = None
+) -> list[Window]:
+    """:func:`windows` for token ids already computed by ``tokenizer.encode(text)``."""
+    step = chunk_size - overlap
+    n = len(ids)
+    count = chunk_count(n, chunk_size, overlap)
+    if limit is not None:
+        count = min(count, limit)
+    lengths = tokenizer.byte_lengths()
+    last_token = min(n, (count - 1) * step + chunk_size) if count else 0
+    byte_at = list(accumulate((lengths[i] for i in ids[:last_token]), initial=0))
+    mapper = ByteToChar(text)
+    bounds = []
+    for k in range(count):
+        first, stop = k * step, min(k * step + chunk_size, n)
+        bounds.append((first, stop))
+    wanted = [(byte_at[a], "down") for a, _ in bounds] + [(byte_at[b], "up") for _, b in bounds]
+    chars = mapper.chars(wanted)
+    result = []
+    previous_end = 0
+    for k, (first, stop) in enumerate(bounds):
+        start = chars[(byte_at[first], "down")]
+        end = chars[(byte_at[stop], "up")]
+        shared = min(overlap, stop - first) if k else 0
+        overlap_end = min(max(previous_end, start), end) if k else start
+        result.append(Window(k, text[start:end], start, end, first, stop, stop - first, shared, overlap_end))
+        previous_end = end
+    return result

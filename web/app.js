@@ -1,0 +1,306 @@
+// The calculator page: DOM only. Numbers come from the JS mirror of the formula at once
+// and from the Python core (in the worker) as soon as it is ready; text goes to the worker.
+import { SPEC } from "./spec.js";
+import { Cancelled, Core } from "./bridge.js";
+import { readCalcForm } from "./formula.js";
+
+const PREVIEW_STEP = SPEC.defaults.preview;
+const TEXT_DEBOUNCE_MS = 300;
+
+const $ = (id) => document.getElementById(id);
+const form = $("calc");
+const fields = ["doc", "chars_per_token", "chunk_size", "overlap", "price"];
+const errorSlots = [...document.querySelectorAll(".error[data-for]")];
+
+const integer = (n) => n.toLocaleString("en-US");
+const percent = (share) => `${(share * 100).toFixed(1)} %`;
+
+function money(cost) {
+  if (cost === 0) return "0";
+  if (cost >= 1) return cost.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return cost.toLocaleString("en-US", { maximumSignificantDigits: 3 });
+}
+
+const core = new Core(new URL("worker.js", import.meta.url));
+let calcSeq = 0;
+let textSeq = 0;
+let hasDocument = false;
+let shownWindows = 0;
+
+// --- calculator -----------------------------------------------------------------------
+
+function readForm() {
+  const data = new FormData(form);
+  return {
+    unit: data.get("unit"),
+    doc: $("doc").value,
+    chars_per_token: $("chars_per_token").value,
+    chunk_size: $("chunk_size").value,
+    overlap: $("overlap").value,
+    price: $("price").value,
+  };
+}
+
+function showErrors(errors, slots = errorSlots) {
+  for (const slot of slots) {
+    const wanted = slot.dataset.for.split(" ");
+    const error = errors.find((e) => wanted.includes(e.field));
+    slot.textContent = error ? error.message : "";
+    const input = document.querySelector(`[aria-describedby~="${slot.id}"]`);
+    if (input) input.toggleAttribute("aria-invalid", Boolean(error));
+  }
+}
+
+const calcSlots = errorSlots.filter((slot) => slot.closest("#calc"));
+
+function renderPlan(reply, source) {
+  $("results").dataset.source = source;
+  if (!reply.ok) {
+    showErrors(reply.errors ?? [{ field: "doc_tokens", message: reply.internal }], calcSlots);
+    for (const id of ["r-chunks", "r-total", "r-repeated", "r-extra", "r-cost"]) $(id).textContent = "—";
+    $("r-detail").textContent = "Fix the highlighted field to see the result.";
+    $("results").dataset.state = "invalid";
+    return;
+  }
+  showErrors([], calcSlots);
+  const p = reply.result;
+  $("r-chunks").textContent = integer(p.chunks);
+  $("r-total").textContent = integer(p.total_tokens);
+  $("r-repeated").textContent = `${integer(p.repeated_tokens)} (${percent(p.repeated_share)} of the total)`;
+  $("r-extra").textContent = percent(p.extra_share);
+  $("r-cost").textContent = p.cost === null ? "enter a price" : `${money(p.cost)} at ${p.price_per_million} per million tokens`;
+  const unit = readForm().unit === "chars" ? ` (${integer(p.doc_tokens)} tokens estimated from characters)` : "";
+  $("r-detail").textContent = p.chunks === 1
+    ? `The document fits in one chunk${unit}.`
+    : `Step ${integer(p.step)} tokens; the last chunk holds the remaining ${integer(p.last_chunk_tokens)} tokens${unit}.`;
+  $("results").dataset.state = "ok";
+}
+
+function recalculate() {
+  const values = readForm();
+  $("ratio-field").hidden = values.unit !== "chars";
+  renderPlan(readCalcForm(SPEC, values), "page");
+  if (!core.isReady) return;
+  const seq = ++calcSeq;
+  core.request("calculate", values).then((reply) => {
+    if (seq === calcSeq) renderPlan(reply, "core");
+  }, () => {});
+}
+
+// --- text -----------------------------------------------------------------------------
+
+function chunkSettings() {
+  const mirror = readCalcForm(SPEC, { ...readForm(), unit: "tokens", doc: "1", price: "" });
+  return mirror.ok ? { chunk_size: mirror.result.chunk_size, overlap: mirror.result.overlap } : null;
+}
+
+function setTextStatus(message, busy = false) {
+  $("text-status").textContent = message;
+  $("cancel").hidden = !busy;
+  $("drop").dataset.busy = busy ? "true" : "false";
+}
+
+function clearTextResults() {
+  $("text-stats").hidden = true;
+  $("preview").hidden = true;
+  $("windows").replaceChildren();
+  $("text-notes").replaceChildren();
+  shownWindows = 0;
+}
+
+function windowItem(w) {
+  const item = document.createElement("li");
+  item.className = "window";
+  item.dataset.index = String(w.index);
+  item.dataset.tokens = String(w.tokens);
+  const meta = document.createElement("p");
+  meta.className = "meta";
+  const overlapNote = w.index > 0 ? ` · overlap ${integer(w.overlap_tokens)}` : "";
+  meta.textContent = `Chunk ${integer(w.index + 1)} · ${integer(w.tokens)} tokens (${integer(w.token_start)}–${integer(w.token_end)})${overlapNote}`;
+  const body = document.createElement("pre");
+  body.className = "window-text";
+  if (w.head) {
+    const mark = document.createElement("mark");
+    mark.className = "overlap";
+    mark.title = "Repeated from the previous chunk";
+    mark.textContent = w.head;
+    body.append(mark);
+  }
+  body.append(document.createTextNode(w.body));
+  item.append(meta, body);
+  return item;
+}
+
+function renderWindows(result, append) {
+  const list = $("windows");
+  if (!append) list.replaceChildren();
+  if (!result.windows) {
+    $("preview").hidden = true;
+    return;
+  }
+  list.append(...result.windows.map(windowItem));
+  shownWindows = list.children.length;
+  $("preview").hidden = false;
+  $("preview-title").textContent = `First chunks (${integer(shownWindows)} of ${integer(result.window_count)})`;
+  const more = Math.min(PREVIEW_STEP, result.window_count - shownWindows);
+  $("more").hidden = more <= 0;
+  $("more").textContent = `Show ${more} more`;
+}
+
+function renderAnalysis(result, { fillLength }) {
+  $("text-stats").hidden = false;
+  $("t-tokens").textContent = `${integer(result.tokens)} (${result.encoding})`;
+  $("t-chars").textContent = integer(result.chars);
+  const ratio = result.chars_per_token;
+  const rule = SPEC.defaults.chars_per_token;
+  $("t-ratio").textContent = ratio === null ? "—"
+    : `${ratio.toFixed(2)} (the ${rule}-characters rule would estimate ${integer(Math.ceil(result.chars / rule))} tokens)`;
+  $("text-notes").replaceChildren(...result.notes.map((note) => Object.assign(document.createElement("li"), { textContent: note })));
+  if (fillLength) {
+    form.querySelector('input[name="unit"][value="tokens"]').checked = true;
+    $("doc").value = String(result.tokens);
+    $("doc-hint").textContent = `Exact token count of your text (${result.encoding}).`;
+    recalculate();
+  }
+  renderWindows(result, false);
+}
+
+/** Tokenize `document` (a string or a file's bytes), or the last document when null. */
+async function analyze(document, { name = "", fillLength = true } = {}) {
+  const seq = ++textSeq;
+  const settings = chunkSettings();
+  const payload = {
+    encoding: $("encoding").value,
+    chunk_size: settings?.chunk_size ?? null,
+    overlap: settings?.overlap ?? null,
+    first: 0,
+    count: Math.max(PREVIEW_STEP, fillLength ? PREVIEW_STEP : shownWindows),
+    name,
+  };
+  setTextStatus(core.isReady ? "Tokenizing…" : "Waiting for the tokenizer to load…", true);
+  showErrors([], errorSlots.filter((slot) => !slot.closest("#calc")));
+  let reply;
+  try {
+    reply = await core.request("analyze", payload, document);
+  } catch (error) {
+    if (error instanceof Cancelled && seq === textSeq) {
+      setTextStatus("Cancelled. The tokenizer is restarting; paste or drop the text again when it is ready.");
+      hasDocument = false;
+      clearTextResults();
+    }
+    return;
+  }
+  if (seq !== textSeq) return;
+  if (!reply.ok) {
+    hasDocument = false;
+    clearTextResults();
+    setTextStatus("");
+    showErrors(reply.errors ?? [{ field: "text", message: `Internal error: ${reply.internal}` }], errorSlots.filter((s) => !s.closest("#calc")));
+    return;
+  }
+  hasDocument = true;
+  const r = reply.result;
+  setTextStatus(`${name ? name + ": " : ""}${integer(r.tokens)} tokens, ${integer(r.chars)} characters.`);
+  renderAnalysis(r, { fillLength });
+}
+
+async function showMore() {
+  const settings = chunkSettings();
+  if (!settings || !hasDocument) return;
+  const reply = await core.request("analyze", { encoding: $("encoding").value, ...settings, first: shownWindows, count: PREVIEW_STEP });
+  if (reply.ok) renderWindows(reply.result, true);
+}
+
+async function readFile(file) {
+  if (file.size > SPEC.limits.document_bytes) {
+    showErrors([{ field: "file", message: `${file.name} is too large (${integer(file.size)} bytes): the limit is ${integer(SPEC.limits.document_bytes)} bytes; split it first` }]);
+    return;
+  }
+  $("text").value = "";
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  await analyze(bytes, { name: file.name });
+}
+
+function debounce(action, ms) {
+  let timer = 0;
+  return (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => action(...args), ms);
+  };
+}
+
+const onText = debounce(() => {
+  const text = $("text").value;
+  if (!text.trim()) {
+    hasDocument = false;
+    textSeq++;
+    clearTextResults();
+    setTextStatus("");
+    showErrors(text ? [{ field: "text", message: "text is empty: paste some text or drop a file" }] : [], errorSlots.filter((s) => !s.closest("#calc")));
+    return;
+  }
+  analyze(text);
+}, TEXT_DEBOUNCE_MS);
+
+const onChunking = debounce(() => {
+  if (hasDocument && chunkSettings()) analyze(null, { fillLength: false });
+}, TEXT_DEBOUNCE_MS);
+
+// --- core status ------------------------------------------------------------------------
+
+core.addEventListener("progress", ({ detail }) => {
+  $("core-status").dataset.state = "booting";
+  $("core-progress").max = detail.total;
+  $("core-progress").value = detail.done;
+  $("core-stage").textContent = `${detail.stage} (${detail.done}/${detail.total})`;
+});
+core.addEventListener("ready", ({ detail }) => {
+  $("core-status").dataset.state = "ready";
+  $("core-progress").value = $("core-progress").max;
+  $("core-stage").textContent = `Ready: exact tokenizer loaded in ${(detail.bootMs / 1000).toFixed(1)} s, running in your browser.`;
+  recalculate();
+});
+core.addEventListener("failed", ({ detail }) => {
+  $("core-status").dataset.state = "failed";
+  $("core-stage").textContent = `The tokenizer could not start: ${detail.message}. The calculator still works; reload to retry.`;
+});
+core.addEventListener("restarting", () => {
+  $("core-status").dataset.state = "booting";
+  $("core-stage").textContent = "Restarting the tokenizer…";
+});
+
+// --- wiring -----------------------------------------------------------------------------
+
+form.addEventListener("input", (event) => {
+  recalculate();
+  if (["chunk_size", "overlap"].includes(event.target.id)) onChunking();
+});
+form.addEventListener("submit", (event) => event.preventDefault());
+$("text").addEventListener("input", onText);
+$("encoding").addEventListener("change", () => {
+  if (hasDocument) analyze(null);
+});
+$("more").addEventListener("click", showMore);
+$("cancel").addEventListener("click", () => core.cancel());
+$("file").addEventListener("change", () => {
+  const file = $("file").files[0];
+  if (file) readFile(file);
+  $("file").value = "";
+});
+const drop = $("drop");
+drop.addEventListener("dragover", (event) => {
+  event.preventDefault();
+  drop.classList.add("dragging");
+});
+drop.addEventListener("dragleave", () => drop.classList.remove("dragging"));
+drop.addEventListener("drop", (event) => {
+  event.preventDefault();
+  drop.classList.remove("dragging");
+  const file = event.dataTransfer?.files?.[0];
+  if (file) readFile(file);
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && !$("cancel").hidden) core.cancel();
+});
+
+recalculate();
