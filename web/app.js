@@ -191,6 +191,7 @@ async function analyze(document, { name = "", fillLength = true } = {}) {
     return;
   }
   if (seq !== textSeq) return;
+  $("drop").dataset.analyses = String(Number($("drop").dataset.analyses ?? 0) + 1);
   if (!reply.ok) {
     hasDocument = false;
     clearTextResults();
@@ -249,6 +250,11 @@ const onChunking = debounce(() => {
 // --- core status ------------------------------------------------------------------------
 
 core.addEventListener("progress", ({ detail }) => {
+  if (core.isReady) {
+    // After boot, progress belongs to the text being processed.
+    setTextStatus(`${detail.stage}…`, true);
+    return;
+  }
   $("core-status").dataset.state = "booting";
   $("core-progress").max = detail.total;
   $("core-progress").value = detail.done;

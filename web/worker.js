@@ -52,6 +52,24 @@ function ensureEncoder(name, tablePromise) {
   return encoders.get(name);
 }
 
+// Pyodide 314 only console.warn()s when pyodide.asm.wasm cannot be fetched or compiled, and
+// its loadPyodide() then never settles; turn that warning into a rejection so the page can
+// say the tokenizer failed instead of waiting forever.
+function failFast(loading) {
+  const warn = console.warn;
+  let failed;
+  const failure = new Promise((_, reject) => {
+    failed = reject;
+  });
+  console.warn = (...args) => {
+    warn.apply(console, args);
+    if (String(args[0]).includes("wasm instantiation failed")) failed(new Error("the Python runtime (pyodide.asm.wasm) could not be loaded"));
+  };
+  return Promise.race([loading, failure]).finally(() => {
+    console.warn = warn;
+  });
+}
+
 async function boot() {
   const started = performance.now();
   const defaultEncoding = SPEC.defaults.encoding;
@@ -60,7 +78,7 @@ async function boot() {
   const table = fetchEncoderTable(defaultEncoding);
   initTiktoken().catch(() => {});
   const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", ASSETS).href);
-  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", ASSETS).href, stdout: () => {}, stderr: () => {} });
+  const pyodide = await failFast(loadPyodide({ indexURL: new URL("pyodide/", ASSETS).href, stdout: () => {}, stderr: () => {} }));
   progress("Installing the ragchunk core", 1, BOOT_STAGES);
   const loadErrors = [];
   await pyodide.loadPackage(new URL(SPEC.wheel, import.meta.url).href, {
@@ -92,10 +110,22 @@ async function answer(message) {
   return { id, ...JSON.parse(reply) };
 }
 
-const booted = boot().catch((error) => {
-  postMessage({ type: "failed", message: String(error?.message ?? error) });
-  throw error;
+let booting = true;
+// A failed boot leaves stray rejections inside Pyodide (its own fetch of the wasm); the
+// failure itself reaches the page as a "failed" message.
+addEventListener("unhandledrejection", (event) => {
+  if (booting) event.preventDefault();
 });
+const booted = boot().then(
+  () => {
+    booting = false;
+  },
+  (error) => {
+    postMessage({ type: "failed", message: String(error?.message ?? error) });
+    throw error;
+  },
+);
+booted.catch(() => {});
 
 onmessage = (event) => {
   const message = event.data;

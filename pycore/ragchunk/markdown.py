@@ -24,6 +24,20 @@ Guarantees, for any string:
   whitespace (in the sense of ``str.strip``);
 - the work is linear in the length of the text: one pass over the lines, and no regular
   expression that can backtrack.
+
+Where the rules had to choose:
+
+- a setext heading's title joins its lines with single spaces;
+- an indented (4+ columns) run of lines is a code block, as in CommonMark, except when
+  it runs straight into unindented paragraph text: plain text that indents a paragraph's
+  first line stays one paragraph;
+- table rows are the lines after the delimiter row that contain ``|`` and start no other
+  block (GFM would also take rows without a pipe);
+- adjacent lists with different markers (``-`` then ``*``, ``1.`` then ``1)``) are
+  separate blocks, as CommonMark makes them separate lists; an ordered item interrupts a
+  paragraph only when numbered 1, so "in\\n1984. we" stays a paragraph;
+- HTML blocks follow CommonMark's seven start conditions; a lone tag on a line (the
+  seventh) is recognised by a simple test: one ``<``, one ``>``, nothing after.
 """
 
 from __future__ import annotations
@@ -115,8 +129,7 @@ def parse_blocks(text: str) -> list[Block]:
     Plain text comes back as paragraphs split at blank lines. An empty or all-whitespace
     text gives ``[]``. Nothing is raised for any string.
     """
-    lines = _normalize(text, at_start=True).split("\n")
-    starts = _line_starts(lines)
+    lines, starts = _split_lines(text, at_start=True)
     blocks: list[Block] = []
     append = blocks.append
     for kind, first, last, level, title in _scan(lines):
@@ -179,10 +192,10 @@ def list_items(text: str, block: Block) -> list[tuple[int, int]]:
             f"block.kind ({block.kind!r}) must be 'list': pass a list block from parse_blocks(text)",
         )
     line_start = max(text.rfind("\n", 0, block.start), text.rfind("\r", 0, block.start)) + 1
-    lines = _normalize(text[line_start : block.end], at_start=line_start == 0).split("\n")
+    lines, starts = _split_lines(text[line_start : block.end], at_start=line_start == 0)
     col, rest = _leading(lines[0])
     marker = _list_marker(rest, col) if col <= 3 else None
-    if marker is None or line_start + len(lines[0]) - len(rest) != block.start:
+    if marker is None or line_start + starts[0] + len(lines[0]) - len(rest) != block.start:
         raise RagchunkError(
             "block",
             f"block (start {block.start}) does not start a list item in text: "
@@ -190,7 +203,6 @@ def list_items(text: str, block: Block) -> list[tuple[int, int]]:
         )
     firsts: list[int] = []
     _scan_list(lines, 0, col, marker, firsts)
-    starts = _line_starts(lines)
     spans = []
     for index, first in enumerate(firsts):
         last = firsts[index + 1] - 1 if index + 1 < len(firsts) else len(lines) - 1
@@ -202,26 +214,25 @@ def list_items(text: str, block: Block) -> list[tuple[int, int]]:
     return spans
 
 
-def _normalize(text: str, at_start: bool) -> str:
-    """The text with line breaks as ``\\n`` and a leading BOM blanked, at the same length.
+def _split_lines(text: str, at_start: bool) -> tuple[list[str], list[int]]:
+    """The lines of ``text`` and the offset of each line's start in ``text`` (plus one more).
 
-    Keeping every character at its index is what lets offsets found in the normalized
-    text index the original: ``\\r\\n`` becomes `` \\n`` (a trailing space is insignificant
-    in every rule here) and a lone ``\\r`` becomes ``\\n``.
+    ``\\r\\n``, ``\\r`` and ``\\n`` all end a line. A ``\\r\\n`` is read as `` \\n`` and a lone
+    ``\\r`` as ``\\n``: the same length, so offsets still index the original, and a
+    trailing space changes no rule here. A BOM at the start of the text (``at_start``) is
+    left out of the first line instead of being read as content or indentation.
 
-    >>> _normalize("\\ufeffa\\r\\nb\\rc", at_start=True)
-    ' a \\nb\\nc'
+    >>> _split_lines("\\ufeffa\\r\\nb\\rc", at_start=True)
+    (['a ', 'b', 'c'], [1, 4, 6, 8])
     """
+    base = 0
+    if at_start and text.startswith("\ufeff"):
+        text = text[1:]
+        base = 1
     if "\r" in text:
         text = text.replace("\r\n", " \n").replace("\r", "\n")
-    if at_start and text.startswith("\ufeff"):
-        text = " " + text[1:]
-    return text
-
-
-def _line_starts(lines: list[str]) -> list[int]:
-    """Offset of each line's first character (plus one past the end), for ``\\n`` breaks."""
-    return list(accumulate(map((1).__add__, map(len, lines)), initial=0))
+    lines = text.split("\n")
+    return lines, list(accumulate(map((1).__add__, map(len, lines)), initial=base))
 
 
 def _is_blank(line: str) -> bool:
@@ -314,7 +325,7 @@ def _list_marker(rest: str, col: int) -> _Marker | None:
     >>> _list_marker("- item", 0), _list_marker("10) ten", 0), _list_marker("-x", 0)
     ((2, '-', -1, 'item'), (4, ')', 10, 'ten'), None)
     >>> _list_marker("1.", 0), _list_marker("-      code", 0)
-    ((3, '.', 1, ''), (2, '-', -1, 'code'))
+    ((3, '.', 1, ''), (2, '-', -1, '     code'))
     """
     char = rest[:1]
     if char == "-" or char == "+" or char == "*":
@@ -338,8 +349,11 @@ def _list_marker(rest: str, col: int) -> _Marker | None:
         for char in tail[:gap]:
             column = column + 4 - column % 4 if char == "\t" else column + 1
         gap = column - start
-    # Five or more spaces mean the content is an indented code block one space in.
-    return width + (gap if gap <= 4 else 1), key, number, body
+    if gap <= 4:
+        return width + gap, key, number, body
+    # Five or more spaces make the content an indented code block one column in; the
+    # content keeps its indentation so nothing reads it as a fence or as paragraph text.
+    return width + 1, key, number, tail[1:]
 
 
 def _html_start(rest: str, in_paragraph: bool) -> str | None:
@@ -762,5 +776,7 @@ def _scan_list(
 
 def _item_start(content: str) -> tuple[tuple[str, int] | None, bool]:
     """(open fence, lazy) for the content on a list item's marker line."""
+    if content[:1] in (" ", "\t"):
+        return None, False
     fence = _fence_open(content)
     return fence, fence is None and _is_lazy_text(content)

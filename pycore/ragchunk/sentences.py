@@ -59,16 +59,17 @@ _OPENERS = "\"'“‘«„‚([{¿¡「『（【〔〈《"
 # Scripts written without spaces (or with terminators glued to the next sentence).
 _GLUED = "\u0900-\u097f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 
-# The lookbehind makes only the first character of a run a starting point and the
-# possessive quantifiers keep the engine from re-trying shorter runs; together they keep
-# the scan linear even on megabytes of dots.
+# Every candidate starts with one character of a single class, so the engine can skip
+# ordinary text at C speed. The lookbehind rejects the inside of a terminator run in
+# constant time and the possessive quantifiers never give characters back, so the scan
+# stays linear even on megabytes of dots. Group 1 is the rest of a terminator run,
+# group 2 the second newline of a blank line.
 _CANDIDATE = re.compile(
-    rf"(?<![{_WEAK}{_STRONG}])(?:"
-    rf"([{_WEAK}]*+[{_STRONG}][{_WEAK}{_STRONG}]*+)[{_CLOSERS}]*+"
-    rf"|([{_WEAK}]++)[{_CLOSERS}]*+(?=\s|\Z|[{_GLUED}])"
-    rf")"
-    r"|(\n)([^\S\n]*+\n)?"
+    rf"[{_WEAK}{_STRONG}\n](?<![{_WEAK}{_STRONG}][{_WEAK}{_STRONG}])"
+    rf"(?:(?<=\n)([^\S\n]*+\n)?|([{_WEAK}{_STRONG}]*+)[{_CLOSERS}]*+)"
 )
+_STRONG_MARK = re.compile(f"[{_STRONG}]")
+_GLUED_LETTER = re.compile(f"[{_GLUED}]")
 _NONSPACE = re.compile(r"\S")
 _SPACE = re.compile(r"\s")
 _LIST_ITEM = re.compile(r"[^\S\n]*+(?:[-*+•‣◦▪–]|\d{1,3}[.)])[^\S\n]")
@@ -140,17 +141,19 @@ def _is_initial(word: str) -> bool:
     return len(word) <= 3 and all("\u0900" <= ch <= "\u097f" and not ch.isalpha() for ch in word[1:])
 
 
-def _period_verdict(text: str, ts: int, c: str) -> bool | None:
+def _period_verdict(text: str, ts: int, c: str, floor: int) -> bool | None:
     """Decide a single ``.`` at ``ts`` followed by whitespace and then ``c`` (not lowercase).
 
+    Only ``text[floor:ts]`` is read, ``floor`` being the start of the current sentence,
+    so a sentence is split the same way whatever precedes it.
     Returns True (break), False (no break) or None: the word is a short number, which
     is a list marker when it opens the sentence and a break otherwise.
     """
-    if ts == 0 or text[ts - 1].isspace():
+    if ts == floor or text[ts - 1].isspace():
         return True
-    lo = ts - _LOOKBACK if ts > _LOOKBACK else 0
+    lo = ts - _LOOKBACK if ts - _LOOKBACK > floor else floor
     words = text[lo:ts].split()
-    if lo and not text[lo - 1].isspace() and not text[lo].isspace():
+    if lo > floor and not text[lo - 1].isspace() and not text[lo].isspace():
         words = words[1:]
     if not words:
         return True
@@ -211,16 +214,33 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     opening = -1
     in_item = _LIST_ITEM.match(text) is not None
     for m in _CANDIDATE.finditer(text):
-        group = m.lastindex
-        if group == 1:
-            cut = m.end()
-        elif group == 2:
+        ts = m.start()
+        run_end = m.end(2)
+        if run_end < 0:
+            line = m.end()
+            if m.end(1) >= 0:
+                in_item = _LIST_ITEM.match(text, line) is not None
+            elif _LIST_ITEM.match(text, line) is not None:
+                in_item = True
+            elif in_item and line < n and not text[line].isspace():
+                in_item = False
+            else:
+                continue
+            cut = ts
+        else:
             ce = m.end()
-            if ce == n:
+            if run_end - ts == 1:
+                mark = text[ts]
+                strong = mark in _STRONG
+            else:
+                mark = text[ts:run_end]
+                strong = _STRONG_MARK.search(text, ts, run_end) is not None
+            if strong:
+                cut = ce
+            elif ce == n:
                 break
-            run = m.group(2)
-            if not text[ce].isspace():
-                if "?" not in run and "!" not in run:
+            elif not text[ce].isspace():
+                if "?" not in mark and "!" not in mark or _GLUED_LETTER.match(text, ce) is None:
                     continue
                 cut = ce
             else:
@@ -234,31 +254,19 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
                 c = text[k] if k < n else ""
                 if c.islower():
                     continue
-                if "?" in run or "!" in run:
+                if "?" in mark or "!" in mark:
                     verdict = True
-                elif run == ".":
-                    verdict = _period_verdict(text, m.start(), c)
+                elif mark == ".":
+                    verdict = _period_verdict(text, ts, c, last_cut)
                     if verdict is None:
                         if opening < last_cut:
                             opening = _NONSPACE.search(text, last_cut).start()
-                        verdict = not _opens_sentence(text, opening, m.start())
+                        verdict = not _opens_sentence(text, opening, ts)
                 else:
                     verdict = _capital_like(c)
                 if not verdict:
                     continue
                 cut = ce
-        elif group == 4:
-            cut = m.start()
-            in_item = _LIST_ITEM.match(text, m.end()) is not None
-        else:
-            line = m.end()
-            if _LIST_ITEM.match(text, line) is not None:
-                in_item = True
-            elif in_item and line < n and not text[line].isspace():
-                in_item = False
-            else:
-                continue
-            cut = m.start()
         _append_trimmed(text, last_cut, cut, spans)
         last_cut = cut
     if last_cut < n:

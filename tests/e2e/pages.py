@@ -1,0 +1,80 @@
+"""Page objects: what a person sees and does on the calculator page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from playwright.sync_api import Page
+
+BOOT_TIMEOUT_MS = 60_000
+
+
+@dataclass
+class CalculatorPage:
+    page: Page
+
+    def open(self, wait_ready: bool = True) -> CalculatorPage:
+        self.page.goto("./")
+        if wait_ready:
+            self.wait_ready()
+        return self
+
+    def wait_ready(self) -> None:
+        self.page.wait_for_selector('#core-status[data-state="ready"]', timeout=BOOT_TIMEOUT_MS)
+
+    def wait_core_numbers(self) -> None:
+        """Wait until the numbers shown were computed by the Python core."""
+        self.page.wait_for_selector('#results[data-source="core"]')
+
+    def set(self, field: str, value: str) -> None:
+        self.page.fill(f"#{field}", value)
+
+    def unit(self, unit: str) -> None:
+        self.page.check(f'input[name="unit"][value="{unit}"]')
+
+    def result(self, name: str) -> str:
+        return self.page.inner_text(f"#r-{name}")
+
+    def results(self) -> dict[str, str]:
+        return {name: self.result(name) for name in ("chunks", "total", "repeated", "extra", "cost")}
+
+    def error(self, slot: str) -> str:
+        return self.page.inner_text(f"#{slot}-error") if self.page.is_visible(f"#{slot}-error") else ""
+
+    def analyses(self) -> int:
+        """How many text analyses the page has finished (successfully or not)."""
+        return int(self.page.get_attribute("#drop", "data-analyses") or 0)
+
+    def after_analysis(self, action) -> None:
+        """Do ``action`` and wait until the page has finished analysing the text it gave."""
+        before = self.analyses()
+        action()
+        self.page.wait_for_function(
+            "n => Number(document.querySelector('#drop').dataset.analyses ?? 0) > n", arg=before
+        )
+
+    def paste(self, text: str) -> None:
+        self.after_analysis(lambda: self.page.fill("#text", text))
+
+    def choose_file(self, name: str, data: bytes, mime: str = "text/plain") -> None:
+        self.after_analysis(
+            lambda: self.page.set_input_files("#file", files=[{"name": name, "mimeType": mime, "buffer": data}])
+        )
+
+    def text_status(self) -> str:
+        return self.page.inner_text("#text-status")
+
+    def token_count(self) -> int:
+        return int(self.page.inner_text("#t-tokens").split(" ")[0].replace(",", ""))
+
+    def windows(self) -> list[dict[str, str]]:
+        return self.page.eval_on_selector_all(
+            "#windows li",
+            """items => items.map(li => ({
+                index: Number(li.dataset.index),
+                tokens: Number(li.dataset.tokens),
+                head: li.querySelector('mark.overlap')?.textContent ?? '',
+                text: li.querySelector('.window-text').textContent,
+                meta: li.querySelector('.meta').textContent,
+            }))""",
+        )

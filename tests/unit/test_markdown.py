@@ -1,0 +1,761 @@
+"""Tests for ragchunk.markdown: Markdown or plain text -> ordered structural blocks."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ragchunk.errors import RagchunkError
+from ragchunk.markdown import BLOCK_KINDS, Block, heading_paths, list_items, parse_blocks
+
+FIXTURES = sorted((Path(__file__).resolve().parents[1] / "data" / "md").glob("*.md"))
+
+
+def shape(text: str) -> list[tuple[str, str, int, str]]:
+    """(kind, text slice, level, title) of each block: what the rules promise."""
+    return [(b.kind, text[b.start : b.end], b.level, b.title) for b in parse_blocks(text)]
+
+
+def h(level: int, title: str, source: str) -> tuple[str, str, int, str]:
+    return ("heading", source, level, title)
+
+
+def para(source: str) -> tuple[str, str, int, str]:
+    return ("paragraph", source, 0, "")
+
+
+def code(source: str) -> tuple[str, str, int, str]:
+    return ("code", source, 0, "")
+
+
+def lst(source: str) -> tuple[str, str, int, str]:
+    return ("list", source, 0, "")
+
+
+def table(source: str) -> tuple[str, str, int, str]:
+    return ("table", source, 0, "")
+
+
+def quote(source: str) -> tuple[str, str, int, str]:
+    return ("quote", source, 0, "")
+
+
+def html(source: str) -> tuple[str, str, int, str]:
+    return ("html", source, 0, "")
+
+
+def rule(source: str) -> tuple[str, str, int, str]:
+    return ("rule", source, 0, "")
+
+
+def assert_gaps_blank(text: str, spans: list[tuple[int, int]], lo: int, hi: int) -> None:
+    """Spans are ordered, disjoint, trimmed, and leave only whitespace uncovered in [lo, hi)."""
+    pos = lo
+    for start, end in spans:
+        assert pos <= start < end <= hi, (pos, start, end)
+        piece = text[start:end]
+        assert piece == piece.strip(), piece
+        assert text[pos:start].strip() == "", text[pos:start]
+        pos = end
+    assert text[pos:hi].strip() == "", text[pos:hi]
+
+
+def assert_invariants(text: str, blocks: list[Block] | None = None) -> list[Block]:
+    """Check everything parse_blocks promises for any text; return the blocks."""
+    if blocks is None:
+        blocks = parse_blocks(text)
+    lo = 1 if text.startswith("\ufeff") else 0
+    assert_gaps_blank(text, [(b.start, b.end) for b in blocks], lo, len(text))
+    for block in blocks:
+        assert block.kind in BLOCK_KINDS
+        if block.kind == "heading":
+            assert 1 <= block.level <= 6
+            assert block.title == block.title.strip()
+        else:
+            assert (block.level, block.title) == (0, "")
+    paths = heading_paths(blocks)
+    assert len(paths) == len(blocks)
+    for block, path in zip(blocks, paths):
+        if block.kind == "heading":
+            assert path[-1] == block.title
+            assert len(path) <= block.level
+    for block in blocks:
+        if block.kind == "list":
+            items = list_items(text, block)
+            assert items[0][0] == block.start and items[-1][1] == block.end
+            assert_gaps_blank(text, items, block.start, block.end)
+    return blocks
+
+
+# ATX headings ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("# One", [h(1, "One", "# One")]),
+        ("## Install ##", [h(2, "Install", "## Install ##")]),
+        ("###   Spaced   #####   ", [h(3, "Spaced", "###   Spaced   #####")]),
+        ("#### C# #", [h(4, "C#", "#### C# #")]),
+        ("##### Four#", [h(5, "Four#", "##### Four#")]),
+        ("###### Six", [h(6, "Six", "###### Six")]),
+        ("   ## Three spaces", [h(2, "Three spaces", "## Three spaces")]),
+        ("#\tTabbed", [h(1, "Tabbed", "#\tTabbed")]),
+        ("#", [h(1, "", "#")]),
+        ("### ###", [h(3, "", "### ###")]),
+        ("#hashtag", [para("#hashtag")]),
+        ("####### seven", [para("####### seven")]),
+        ("    # four spaces", [code("# four spaces")]),
+        ("\t# tab", [code("# tab")]),
+        (" \t# space and tab", [code("# space and tab")]),
+        ("# Über 中文 😀", [h(1, "Über 中文 😀", "# Über 中文 😀")]),
+    ],
+)
+def test_atx_heading(text: str, expected: list) -> None:
+    assert shape(text) == expected
+
+
+def test_atx_heading_interrupts_a_paragraph() -> None:
+    text = "para line\n## Title\nmore text"
+    assert shape(text) == [para("para line"), h(2, "Title", "## Title"), para("more text")]
+
+
+def test_consecutive_headings_are_separate_blocks() -> None:
+    text = "# A\n## B\n\n### C\n"
+    assert shape(text) == [h(1, "A", "# A"), h(2, "B", "## B"), h(3, "C", "### C")]
+
+
+# Setext headings and thematic breaks ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Title\n=====", [h(1, "Title", "Title\n=====")]),
+        ("Install\n-------\n", [h(2, "Install", "Install\n-------")]),
+        ("Install\n   ----   ", [h(2, "Install", "Install\n   ----")]),
+        ("Two\nlines\n===", [h(1, "Two lines", "Two\nlines\n===")]),
+        ("Para\n\n---", [para("Para"), rule("---")]),
+        ("---", [rule("---")]),
+        ("===", [para("===")]),
+        ("Para\n    ---", [para("Para\n    ---")]),
+        ("Para\n- - -", [para("Para"), rule("- - -")]),
+        ("- item\n---", [lst("- item"), rule("---")]),
+        ("# Heading\n---", [h(1, "Heading", "# Heading"), rule("---")]),
+        ("> quote\n---", [quote("> quote"), rule("---")]),
+        ("Para\n= =", [para("Para\n= =")]),
+    ],
+)
+def test_setext_heading_or_rule(text: str, expected: list) -> None:
+    assert shape(text) == expected
+
+
+@pytest.mark.parametrize("line", ["***", "---", "___", "- - -", " * * * ", "_____________", "-\t-\t-"])
+def test_thematic_break(line: str) -> None:
+    assert shape(line) == [rule(line.strip())]
+
+
+@pytest.mark.parametrize("line", ["--", "*-*", "-- x", "**bold**", "__init__"])
+def test_not_a_thematic_break(line: str) -> None:
+    assert shape(line) == [para(line)]
+
+
+# Paragraphs and plain text --------------------------------------------------------------
+
+
+def test_paragraphs_split_at_blank_and_whitespace_only_lines() -> None:
+    text = "a\nb\n\n  \t \nc\n\u3000\nd"
+    assert shape(text) == [para("a\nb"), para("c"), para("d")]
+
+
+def test_plain_text() -> None:
+    text = (
+        "It was a bright cold day in April, and the clocks were striking thirteen.\n"
+        "Winston Smith slipped quickly through the glass doors.\n\n\n"
+        "  The hallway smelt of boiled cabbage.\n"
+        "At one end of it a coloured poster was tacked to the wall.\n"
+    )
+    assert shape(text) == [
+        para(
+            "It was a bright cold day in April, and the clocks were striking thirteen.\n"
+            "Winston Smith slipped quickly through the glass doors."
+        ),
+        para("The hallway smelt of boiled cabbage.\nAt one end of it a coloured poster was tacked to the wall."),
+    ]
+
+
+def test_plain_text_with_indented_first_line_stays_a_paragraph() -> None:
+    text = "    Indented first line\nof a paragraph.\n\n\tTabbed first line\nof another."
+    assert shape(text) == [
+        para("Indented first line\nof a paragraph."),
+        para("Tabbed first line\nof another."),
+    ]
+
+
+def test_plain_text_numbers_do_not_start_a_list_mid_paragraph() -> None:
+    text = "The war ended in\n1945. Then came peace.\n"
+    assert shape(text) == [para("The war ended in\n1945. Then came peace.")]
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\n", " \t\r\n\r\n\u3000", "\ufeff", "\ufeff\n \n"])
+def test_empty_or_blank_text_has_no_blocks(text: str) -> None:
+    assert parse_blocks(text) == []
+
+
+# Fenced and indented code ---------------------------------------------------------------
+
+
+def test_fence_keeps_hash_lines_and_blank_lines() -> None:
+    text = "Intro\n```python\n# comment\n\n\n## not a heading\nx = 1\n```\nafter"
+    assert shape(text) == [
+        para("Intro"),
+        code("```python\n# comment\n\n\n## not a heading\nx = 1\n```"),
+        para("after"),
+    ]
+
+
+def test_tilde_fence_ignores_backtick_fences_inside() -> None:
+    text = "~~~\n```\n# no\n```\n~~~\n# yes"
+    assert shape(text) == [code("~~~\n```\n# no\n```\n~~~"), h(1, "yes", "# yes")]
+
+
+def test_closing_fence_must_be_at_least_as_long() -> None:
+    text = "````md\n```\n# still code\n````\n# heading"
+    assert shape(text) == [code("````md\n```\n# still code\n````"), h(1, "heading", "# heading")]
+
+
+def test_indented_fences() -> None:
+    text = "   ```\n# x\n  ```  \nafter"
+    assert shape(text) == [code("```\n# x\n  ```"), para("after")]
+
+
+def test_fence_with_four_spaces_is_indented_code() -> None:
+    text = "    ```\n# real heading"
+    assert shape(text) == [code("```"), h(1, "real heading", "# real heading")]
+
+
+def test_backtick_in_info_string_is_not_a_fence_but_tilde_allows_it() -> None:
+    assert shape("``` a ` b\n# x") == [para("``` a ` b"), h(1, "x", "# x")]
+    assert shape("~~~ a ` b\n# x\n~~~") == [code("~~~ a ` b\n# x\n~~~")]
+    assert shape("``inline`` code") == [para("``inline`` code")]
+
+
+def test_unclosed_fence_runs_to_the_end() -> None:
+    text = "# Top\n\n```\n# a\n\n## b\n~~~\n\n  \n"
+    assert shape(text) == [h(1, "Top", "# Top"), code("```\n# a\n\n## b\n~~~")]
+
+
+def test_fence_interrupts_a_paragraph() -> None:
+    assert shape("text\n```\ncode\n```") == [para("text"), code("```\ncode\n```")]
+
+
+def test_indented_code_block_spans_blank_lines() -> None:
+    text = "# T\n\n    # not heading\n\n    more\n\npara"
+    assert shape(text) == [h(1, "T", "# T"), code("# not heading\n\n    more"), para("para")]
+
+
+def test_indented_line_continues_an_open_paragraph() -> None:
+    assert shape("para\n    # still para") == [para("para\n    # still para")]
+
+
+# Tables ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "| a | b |\n|---|:-:|\n| 1 | 2 |\n| 3 | 4 |",
+            [table("| a | b |\n|---|:-:|\n| 1 | 2 |\n| 3 | 4 |")],
+        ),
+        ("a | b\n--|--\n1 | 2", [table("a | b\n--|--\n1 | 2")]),
+        ("| one |\n| :--- |", [table("| one |\n| :--- |")]),
+        (
+            "intro\n| a | b |\n| - | - |\n| 1 | 2 |\n\nafter",
+            [para("intro"), table("| a | b |\n| - | - |\n| 1 | 2 |"), para("after")],
+        ),
+        ("|a|b|\n|-|-|\n|1|2|\nno pipe here", [table("|a|b|\n|-|-|\n|1|2|"), para("no pipe here")]),
+        ("|a|b|\n|-|-|\n# H | x", [table("|a|b|\n|-|-|"), h(1, "H | x", "# H | x")]),
+        ("| a | b |\n|---|", [para("| a | b |\n|---|")]),
+        ("| a |\n| b |", [para("| a |\n| b |")]),
+        ("a | b\n---", [h(2, "a | b", "a | b\n---")]),
+        ("| a | b |\n|-x-|---|", [para("| a | b |\n|-x-|---|")]),
+    ],
+)
+def test_table(text: str, expected: list) -> None:
+    assert shape(text) == expected
+
+
+# Lists ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("- a\n- b\n- c", [lst("- a\n- b\n- c")]),
+        ("* a\n+ b", [lst("* a"), lst("+ b")]),
+        ("1. a\n1) b", [lst("1. a"), lst("1) b")]),
+        ("1. a\n2) b", [lst("1. a\n2) b")]),
+        ("1. one\n2. two\n10. ten", [lst("1. one\n2. two\n10. ten")]),
+        ("- a\n\n- b\n\n\n- c\n\npara", [lst("- a\n\n- b\n\n\n- c"), para("para")]),
+        ("- a\nlazy line\n- b", [lst("- a\nlazy line\n- b")]),
+        ("- a\n\nnot lazy", [lst("- a"), para("not lazy")]),
+        ("- a\n\n  continued after blank\n- b", [lst("- a\n\n  continued after blank\n- b")]),
+        ("para\n- item", [para("para"), lst("- item")]),
+        ("para\n1. item", [para("para"), lst("1. item")]),
+        ("para\n2. item", [para("para\n2. item")]),
+        ("para\n*", [para("para\n*")]),
+        ("- a\n# H", [lst("- a"), h(1, "H", "# H")]),
+        ("- a\n> q", [lst("- a"), quote("> q")]),
+        ("- a\n```\ncode\n```", [lst("- a"), code("```\ncode\n```")]),
+        ("-item", [para("-item")]),
+        ("1.5 apples", [para("1.5 apples")]),
+        ("1234567890. too long", [para("1234567890. too long")]),
+        ("- [ ] task\n- [x] done", [lst("- [ ] task\n- [x] done")]),
+        ("   - a\n   - b", [lst("- a\n   - b")]),
+        ("-\n- b", [lst("-\n- b")]),
+        ("- a\n  # heading inside item", [lst("- a\n  # heading inside item")]),
+        ("- a\n\n      indented code in item\n- b", [lst("- a\n\n      indented code in item\n- b")]),
+        ("- a\n  ***\n  b", [lst("- a\n  ***\n  b")]),
+        ("-      code\n  more", [lst("-      code\n  more")]),
+        ("-      code\nnot lazy", [lst("-      code"), para("not lazy")]),
+        ("- a\n\n\tb", [lst("- a\n\n\tb")]),
+        ("-\ta\n\n  \tb\n\n c", [lst("-\ta\n\n  \tb"), para("c")]),
+        ("10.  x\n    lazy", [lst("10.  x\n    lazy")]),
+        ("10.  x\n\n    code", [lst("10.  x"), code("code")]),
+    ],
+)
+def test_list(text: str, expected: list) -> None:
+    assert shape(text) == expected
+
+
+def test_nested_list_stays_in_parent_block_and_item() -> None:
+    text = "- a\n  - b\n    - c\n      more c\n\n    1. d\n- e\n\nafter"
+    block_text = "- a\n  - b\n    - c\n      more c\n\n    1. d\n- e"
+    assert shape(text) == [lst(block_text), para("after")]
+    items = list_items(text, parse_blocks(text)[0])
+    assert [text[s:e] for s, e in items] == ["- a\n  - b\n    - c\n      more c\n\n    1. d", "- e"]
+
+
+def test_fence_inside_list_item_keeps_blank_and_hash_lines() -> None:
+    text = "1. step\n\n   ```sh\n   # comment\n\n   echo hi\n   ```\n2. next\n# real"
+    assert shape(text) == [
+        lst("1. step\n\n   ```sh\n   # comment\n\n   echo hi\n   ```\n2. next"),
+        h(1, "real", "# real"),
+    ]
+    items = list_items(text, parse_blocks(text)[0])
+    assert [text[s:e] for s, e in items] == ["1. step\n\n   ```sh\n   # comment\n\n   echo hi\n   ```", "2. next"]
+
+
+def test_fence_inside_list_item_ends_with_the_item() -> None:
+    text = "- a\n  ```\n  code\n# real"
+    assert shape(text) == [lst("- a\n  ```\n  code"), h(1, "real", "# real")]
+
+
+def test_closed_fence_inside_list_item_lets_the_item_continue() -> None:
+    closed = "- a\n  ```\n  x\n  ```\n  para\nlazy"
+    assert shape(closed) == [lst(closed)]
+    too_indented_to_close = "- a\n  ```\n      ```\n  code\nnot lazy"
+    assert shape(too_indented_to_close) == [lst("- a\n  ```\n      ```\n  code"), para("not lazy")]
+
+
+def test_fence_opened_on_the_marker_line() -> None:
+    text = "- ```\n  # in code\n\n  ```\n- b"
+    assert shape(text) == [lst(text)]
+
+
+def test_list_items_of_loose_list_exclude_blank_lines() -> None:
+    text = "intro\n\n* one\n\n* two\n  wrapped\n\n\n* three\n"
+    block = parse_blocks(text)[1]
+    assert [text[s:e] for s, e in list_items(text, block)] == ["* one", "* two\n  wrapped", "* three"]
+
+
+def test_list_items_with_crlf_and_bom() -> None:
+    text = "\ufeff- a\r\n  - a.1\r\n\r\n- b\r\n"
+    block = parse_blocks(text)[0]
+    assert (block.start, text[block.start : block.end]) == (1, "- a\r\n  - a.1\r\n\r\n- b")
+    assert [text[s:e] for s, e in list_items(text, block)] == ["- a\r\n  - a.1", "- b"]
+
+
+def test_list_items_rejects_a_block_that_is_not_a_list() -> None:
+    text = "para\n\n- a"
+    blocks = parse_blocks(text)
+    with pytest.raises(RagchunkError, match=r"block\.kind \('paragraph'\) must be 'list'") as caught:
+        list_items(text, blocks[0])
+    assert caught.value.field == "block"
+    with pytest.raises(RagchunkError, match="does not start a list item"):
+        list_items("xx\n\n- a", blocks[1])
+
+
+# Block quotes and HTML ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("> a\n> b\n\nafter", [quote("> a\n> b"), para("after")]),
+        ("> a\nlazy\n\n> b", [quote("> a\nlazy"), quote("> b")]),
+        ("> # Heading in quote\n> ```\n> # code\n> ```", [quote("> # Heading in quote\n> ```\n> # code\n> ```")]),
+        ("> a\n# H", [quote("> a"), h(1, "H", "# H")]),
+        ("> # H\nnot lazy", [quote("> # H"), para("not lazy")]),
+        ("para\n> q", [para("para"), quote("> q")]),
+        (">", [quote(">")]),
+        ("   > > nested", [quote("> > nested")]),
+    ],
+)
+def test_quote(text: str, expected: list) -> None:
+    assert shape(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("<div>\n# not a heading\n</div>\n\n# H", [html("<div>\n# not a heading\n</div>"), h(1, "H", "# H")]),
+        ("<!-- note\n\n# commented\n-->\nafter", [html("<!-- note\n\n# commented\n-->"), para("after")]),
+        ("<!-- one line -->\n# H", [html("<!-- one line -->"), h(1, "H", "# H")]),
+        ("<PRE>\n# x\n\n# y\n</pre>\n# z", [html("<PRE>\n# x\n\n# y\n</pre>"), h(1, "z", "# z")]),
+        ("<script>\n\n# unclosed", [html("<script>\n\n# unclosed")]),
+        ("<custom-tag>\n# still html\n\n# H", [html("<custom-tag>\n# still html"), h(1, "H", "# H")]),
+        ("text\n<custom-tag>\nmore", [para("text\n<custom-tag>\nmore")]),
+        ("text\n<div>\nmore", [para("text"), html("<div>\nmore")]),
+        ("<span>inline</span> text", [para("<span>inline</span> text")]),
+        ("<https://example.com>", [para("<https://example.com>")]),
+        ("<?php echo 1; ?>\nx", [html("<?php echo 1; ?>"), para("x")]),
+        ("<!DOCTYPE html>\nx", [html("<!DOCTYPE html>"), para("x")]),
+        ("<![CDATA[\n# x\n\n]]>\nx", [html("<![CDATA[\n# x\n\n]]>"), para("x")]),
+    ],
+)
+def test_html(text: str, expected: list) -> None:
+    assert shape(text) == expected
+
+
+# Line endings and BOM -------------------------------------------------------------------
+
+
+def test_crlf_line_endings() -> None:
+    text = "# T\r\n\r\npara one\r\nline two\r\n\r\n```\r\n# c\r\n```\r\nSub\r\n---\r\n"
+    assert shape(text) == [
+        h(1, "T", "# T"),
+        para("para one\r\nline two"),
+        code("```\r\n# c\r\n```"),
+        h(2, "Sub", "Sub\r\n---"),
+    ]
+
+
+def test_old_mac_cr_line_endings() -> None:
+    text = "# T\r\rpara one\rline two\r\r```\r# c\r```\r"
+    assert shape(text) == [h(1, "T", "# T"), para("para one\rline two"), code("```\r# c\r```")]
+
+
+def test_mixed_line_endings() -> None:
+    assert shape("a\r\nb\nc\rd\r\n\r\ne") == [para("a\r\nb\nc\rd"), para("e")]
+
+
+def test_bom_is_not_content_or_indentation() -> None:
+    text = "\ufeff# Title\n\ntext"
+    blocks = parse_blocks(text)
+    assert blocks == [Block("heading", 1, 8, 1, "Title"), Block("paragraph", 10, 14)]
+    assert shape("\ufeff   # Three") == [h(1, "Three", "# Three")]
+    assert shape("\ufeff\r\n\r\ntext") == [para("text")]
+
+
+def test_bom_in_the_middle_is_content() -> None:
+    assert shape("a\n\n\ufeffb") == [para("a"), para("\ufeffb")]
+
+
+# Heading paths --------------------------------------------------------------------------
+
+
+def test_heading_paths_nested_sections() -> None:
+    text = "intro\n\n# Guide\n\ntext\n\n## Install\n\n### Linux\n\nsteps\n\n### Mac\n\n## Use\n\nx"
+    assert heading_paths(parse_blocks(text)) == [
+        (),
+        ("Guide",),
+        ("Guide",),
+        ("Guide", "Install"),
+        ("Guide", "Install", "Linux"),
+        ("Guide", "Install", "Linux"),
+        ("Guide", "Install", "Mac"),
+        ("Guide", "Use"),
+        ("Guide", "Use"),
+    ]
+
+
+def test_heading_paths_skipping_levels() -> None:
+    text = "# A\n### C\n## B\ntext\n###### F\n# Z\n#### Deep first?"
+    assert heading_paths(parse_blocks(text)) == [
+        ("A",),
+        ("A", "C"),
+        ("A", "B"),
+        ("A", "B"),
+        ("A", "B", "F"),
+        ("Z",),
+        ("Z", "Deep first?"),
+    ]
+
+
+def test_heading_paths_start_below_level_one_and_include_setext() -> None:
+    text = "### Late\n\nGuide\n=====\n\nInstall\n-------\n\ntext\n\n## Next"
+    assert heading_paths(parse_blocks(text)) == [
+        ("Late",),
+        ("Guide",),
+        ("Guide", "Install"),
+        ("Guide", "Install"),
+        ("Guide", "Next"),
+    ]
+
+
+def test_heading_paths_ignore_hash_lines_in_code() -> None:
+    text = "# Real\n\n```bash\n# Install deps\n```\n\n## Sub"
+    assert heading_paths(parse_blocks(text)) == [("Real",), ("Real",), ("Real", "Sub")]
+
+
+def test_heading_paths_of_nothing() -> None:
+    assert heading_paths([]) == []
+
+
+# Real documents -------------------------------------------------------------------------
+
+FENCE_LINE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
+ATX_LINE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+
+
+def grep_outside_fences(text: str) -> tuple[int, int]:
+    """(ATX heading lines, fenced blocks) counted line by line, independently of the parser."""
+    headings = fences = 0
+    fence = ""
+    for line in text.splitlines():
+        match = FENCE_LINE.match(line)
+        if fence:
+            run = match.group(1) if match else ""
+            if run[:1] == fence[0] and len(run) >= len(fence) and not match.group(2).strip():
+                fence = ""
+        elif match and not (match.group(1)[0] == "`" and "`" in match.group(2)):
+            fence = match.group(1)
+            fences += 1
+        elif ATX_LINE.match(line):
+            headings += 1
+    return headings, fences
+
+
+def test_fixtures_are_present() -> None:
+    assert len(FIXTURES) >= 3
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+def test_real_document_invariants_and_counts(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    blocks = assert_invariants(text)
+    headings, fences = grep_outside_fences(text)
+    assert sum(b.kind == "heading" for b in blocks) == headings
+    assert sum(b.kind == "code" for b in blocks) == fences
+    for block in blocks:
+        if block.kind == "heading":
+            assert "\n" not in text[block.start : block.end]
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+def test_real_document_line_endings_do_not_change_structure(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    blocks = parse_blocks(text)
+    assert parse_blocks(text.replace("\n", "\r")) == blocks
+    crlf = "\ufeff" + text.replace("\n", "\r\n")
+    assert_invariants(crlf)
+    assert shape(crlf) == [(k, s.replace("\n", "\r\n"), lv, t) for k, s, lv, t in shape(text)]
+
+
+def test_real_document_golden_structure() -> None:
+    text = next(p for p in FIXTURES if p.name == "playwright-cli-tracing.md").read_text(encoding="utf-8")
+    blocks = parse_blocks(text)
+    assert "".join(b.kind[0] for b in blocks) == "hphchphplhplhplhthhchchchthhchpchl"
+    assert [(b.level, b.title) for b in blocks if b.kind == "heading"] == [
+        (1, "Tracing"),
+        (2, "Basic Usage"),
+        (2, "Trace Output Files"),
+        (3, "`trace-{timestamp}.trace`"),
+        (3, "`trace-{timestamp}.network`"),
+        (3, "`resources/`"),
+        (2, "What Traces Capture"),
+        (2, "Use Cases"),
+        (3, "Debugging Failed Actions"),
+        (3, "Analyzing Performance"),
+        (3, "Capturing Evidence"),
+        (2, "Trace vs Video vs Screenshot"),
+        (2, "Best Practices"),
+        (3, "1. Start Tracing Before the Problem"),
+        (3, "2. Clean Up Old Traces"),
+        (2, "Limitations"),
+    ]
+    assert heading_paths(blocks)[-1] == ("Tracing", "Limitations")
+
+
+# Properties over generated Markdown-ish text --------------------------------------------
+
+SIGNIFICANT = "#*-_=+>|`~<!/:.()[]\\ \t"
+CHARS = st.sampled_from(list("abcXYZ09" + SIGNIFICANT) + ["é", "ß", "中", "😀", "\u00a0", "\u3000", "\u2028", "\x0c"])
+WORDS = st.text(CHARS, max_size=12)
+PLAIN = st.text(st.sampled_from(list("abc xyz,;!?éß中😀")), min_size=1, max_size=20).map(str.strip).filter(bool)
+INDENT = st.sampled_from(["", " ", "  ", "   ", "    ", "\t"])
+
+atx_lines = st.builds(
+    lambda ind, n, sep, title, close: [f"{ind}{'#' * n}{sep}{title}{close}"],
+    INDENT,
+    st.integers(1, 8),
+    st.sampled_from(["", " ", "\t", "  "]),
+    WORDS,
+    st.sampled_from(["", " #", " ###", "#"]),
+)
+setext_lines = st.builds(lambda title, char, n: [title, char * n], PLAIN, st.sampled_from("=-"), st.integers(1, 6))
+fence_lines = st.builds(
+    lambda ind, char, n, info, body, close: [f"{ind}{char * n}{info}", *body, *close],
+    INDENT,
+    st.sampled_from("`~"),
+    st.integers(2, 5),
+    WORDS,
+    st.lists(st.one_of(WORDS, st.just("# inside"), st.just(""), st.just("```"), st.just("~~~~")), max_size=5),
+    st.sampled_from([[], ["```"], ["~~~"], ["`````"], ["  ~~~~~ "]]),
+)
+
+
+def _list_block(items: list[tuple[int, str, str, bool]]) -> list[str]:
+    lines = []
+    for depth, marker, content, blank in items:
+        lines.append(f"{'  ' * depth}{marker} {content}".rstrip(" "))
+        if blank:
+            lines.append("")
+    return lines
+
+
+list_lines = st.lists(
+    st.tuples(st.integers(0, 6), st.sampled_from(["-", "*", "+", "1.", "2)", "10."]), WORDS, st.booleans()),
+    min_size=1,
+    max_size=6,
+).map(_list_block)
+table_lines = st.builds(
+    lambda cols, delim_cols, rows: [
+        "| " + " | ".join("h" * (i + 1) for i in range(cols)) + " |",
+        "|" + "|".join([":--", "---", "-:"][i % 3] for i in range(delim_cols)) + "|",
+        *rows,
+    ],
+    st.integers(1, 4),
+    st.integers(1, 4),
+    st.lists(st.builds(lambda w: f"| {w} | x |", WORDS), max_size=3),
+)
+quote_lines = st.lists(st.builds(lambda ind, w: f"{ind}> {w}", st.sampled_from(["", "  "]), WORDS), min_size=1, max_size=3)
+html_lines = st.lists(st.sampled_from(["<div>", "</div>", "<!--", "-->", "<pre>", "</pre>", "<x-y a='1'>"]), max_size=2)
+rule_lines = st.sampled_from([["***"], ["- - -"], ["___"], ["---"]])
+blank_lines = st.lists(st.sampled_from(["", " ", "\t", "  \t"]), min_size=1, max_size=2)
+junk_lines = st.lists(WORDS, min_size=1, max_size=3)
+PIECES = st.one_of(
+    atx_lines, setext_lines, fence_lines, list_lines, table_lines, quote_lines, html_lines,
+    rule_lines, blank_lines, junk_lines, st.lists(PLAIN, min_size=1, max_size=3),
+)
+MARKDOWN_LF = st.lists(PIECES, max_size=14).map(lambda pieces: "\n".join(line for piece in pieces for line in piece))
+
+
+@st.composite
+def markdown_texts(draw: st.DrawFn) -> str:
+    """Markdown-ish text with any line endings, maybe a BOM, maybe a final line break."""
+    lines = draw(MARKDOWN_LF).split("\n")
+    endings = draw(st.lists(st.sampled_from(["\n", "\r\n", "\r"]), min_size=len(lines), max_size=len(lines)))
+    text = "".join(line + end for line, end in zip(lines, endings))
+    if not draw(st.booleans()):
+        text = text[: -len(endings[-1])]
+    return ("\ufeff" if draw(st.booleans()) else "") + text
+
+
+@settings(max_examples=300, deadline=None)
+@given(markdown_texts())
+def test_property_invariants(text: str) -> None:
+    assert_invariants(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(MARKDOWN_LF)
+def test_property_line_endings_and_bom_do_not_change_structure(text: str) -> None:
+    blocks = parse_blocks(text)
+    assert parse_blocks(text.replace("\n", "\r")) == blocks
+    assert parse_blocks("\ufeff" + text) == [
+        Block(b.kind, b.start + 1, b.end + 1, b.level, b.title) for b in blocks
+    ]
+    crlf = text.replace("\n", "\r\n")
+    assert shape(crlf) == [(k, s.replace("\n", "\r\n"), lv, t) for k, s, lv, t in shape(text)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.builds(str.__add__, st.sampled_from(["", " ", "   "]), PLAIN), min_size=1, max_size=4), max_size=6))
+def test_property_plain_text_is_paragraphs_at_blank_lines(paragraphs: list[list[str]]) -> None:
+    text = "\n\n".join("\n".join(lines) for lines in paragraphs)
+    assert shape(text) == [para("\n".join(lines).strip()) for lines in paragraphs]
+
+
+def _closes(line: str, char: str, length: int) -> bool:
+    body = line.lstrip(" ")
+    run = len(body) - len(body.lstrip(char))
+    return len(line) - len(body) <= 3 and run >= length and not body.lstrip(char).strip()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from("`~"),
+    st.integers(3, 6),
+    st.lists(st.one_of(WORDS, st.builds(lambda n, w: "#" * n + " " + w, st.integers(1, 6), WORDS)), max_size=8),
+)
+def test_property_fence_content_is_never_a_heading(char: str, length: int, body: list[str]) -> None:
+    body = [line for line in body if not _closes(line, char, length)]
+    fenced = "\n".join([char * length + "info", *body, char * length])
+    text = f"# Before\n\n{fenced}\n\n## After"
+    assert shape(text) == [h(1, "Before", "# Before"), code(fenced), h(2, "After", "## After")]
+
+
+# Pathological inputs: linear time, asserted by finishing ---------------------------------
+
+
+def test_hundred_thousand_headings() -> None:
+    text = "".join(f"{'#' * (i % 6 + 1)} H{i}\n" for i in range(100_000))
+    blocks = parse_blocks(text)
+    assert len(blocks) == 100_000
+    assert all(b.kind == "heading" for b in blocks)
+    assert (blocks[-1].level, blocks[-1].title) == (99_999 % 6 + 1, "H99999")
+    assert heading_paths(blocks)[-1] == ("H99996", "H99997", "H99998", "H99999")
+
+
+def test_five_megabyte_single_line() -> None:
+    text = "word | " * 750_000
+    assert parse_blocks(text) == [Block("paragraph", 0, len(text.rstrip()))]
+
+
+def test_ten_thousand_nested_list_items() -> None:
+    text = "".join("  " * (i % 300) + f"- item {i}\n" for i in range(10_000))
+    blocks = parse_blocks(text)
+    assert [(b.kind, b.start, b.end) for b in blocks] == [("list", 0, len(text) - 1)]
+    items = list_items(text, blocks[0])
+    assert len(items) == 34
+    deep = "- " * 10_000 + "x"
+    assert shape(deep) == [lst(deep)]
+
+
+def test_megabyte_of_backticks_and_hashes() -> None:
+    ticks = "`" * 1_000_000
+    assert shape(ticks) == [code(ticks)]
+    hashes = "#" * 1_000_000
+    assert shape(hashes) == [para(hashes)]
+    hash_lines = "#\n" * 200_000
+    assert len(parse_blocks(hash_lines)) == 200_000
+
+
+def test_many_unclosed_and_nested_constructs() -> None:
+    fences = "".join(f"{'`' * (3 + i % 4)}\n# x\n" for i in range(20_000))
+    assert_invariants(fences)
+    quotes = ">" * 1_000_000 + " x"
+    assert shape(quotes) == [quote(quotes)]
+    spaces = " " * 2_000_000 + "x"
+    assert shape(spaces) == [code("x")]
+    lazy = "- a\n" + "b\n" * 200_000
+    assert [b.kind for b in parse_blocks(lazy)] == ["list"]
+    rows = "a|b\n-|-\n" + "x|y\n" * 200_000
+    assert [b.kind for b in parse_blocks(rows)] == ["table"]

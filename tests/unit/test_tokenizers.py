@@ -1,0 +1,219 @@
+"""ragchunk.tokenizers: the registry and the exact tiktoken tokenizers.
+
+Reference ids come from a ``tiktoken.Encoding`` the test builds itself from the npm rank
+files with its own small parser (``tiktoken.get_encoding`` would try to download), plus
+ids that are well known from PyPI tiktoken's own encodings.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import json
+import math
+import sys
+from pathlib import Path
+
+import pytest
+import tiktoken
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+if str(Path(__file__).parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).parent))
+
+from strategies import ENCODING_NAMES, any_text, encodings  # noqa: E402
+
+from ragchunk import ENCODINGS, CharEstimate, UnknownEncodingError, get_tokenizer  # noqa: E402
+from ragchunk.tokenizers import Registry  # noqa: E402
+
+NPM_ENCODERS = Path(__file__).resolve().parents[2] / "node_modules" / "tiktoken" / "encoders"
+
+SAMPLES = [
+    "hello world",
+    "Hello world",
+    "The quick brown fox jumps over the lazy dog.",
+    "Привет, мир! Как дела?",
+    "नमस्ते दुनिया। यह एक वाक्य है॥",
+    "👍🏽 👨\u200d👩\u200d👧\u200d👦 🇺🇦 ❤️",
+    "日本語のテキストと中文文本。한국어",
+    "def f(x):\n    return x ** 2  # square\n\n\tif a != b: pass\n",
+    "<|endoftext|>",
+    "before <|endoftext|> after <|fim_prefix|><|endofprompt|>",
+    "   \n\n\t  ",
+    "e\u0301 n\u0303 a\u0300",
+    "",
+]
+
+# (encoding, text, ids) known from PyPI tiktoken's encodings.
+KNOWN_IDS = [
+    ("cl100k_base", "hello world", [15339, 1917]),
+    ("cl100k_base", "Hello world", [9906, 1917]),
+    ("cl100k_base", "<|endoftext|>", [27, 91, 8862, 728, 428, 91, 29]),
+    ("o200k_base", "hello world", [24912, 2375]),
+    ("o200k_base", "Hello world", [13225, 2375]),
+    ("r50k_base", "hello world", [31373, 995]),
+    ("r50k_base", "Hello world", [15496, 995]),
+    ("p50k_base", "hello world", [31373, 995]),
+    ("p50k_base", "Hello world", [15496, 995]),
+]
+
+
+def reference_ranks(name: str) -> dict[bytes, int]:
+    """``{token bytes: rank}`` of ``encoders/<name>.json``: lines of ``marker first b64 b64 ...``."""
+    data = json.loads((NPM_ENCODERS / f"{name}.json").read_text(encoding="utf-8"))
+    ranks: dict[bytes, int] = {}
+    for line in data["bpe_ranks"].split("\n"):
+        words = line.split(" ")
+        if len(words) < 3:
+            continue
+        first = int(words[1])
+        for position, encoded in enumerate(words[2:]):
+            ranks[base64.b64decode(encoded)] = first + position
+    return ranks
+
+
+@functools.cache
+def reference(name: str) -> tiktoken.Encoding:
+    data = json.loads((NPM_ENCODERS / f"{name}.json").read_text(encoding="utf-8"))
+    return tiktoken.Encoding(
+        f"reference-{name}",
+        pat_str=data["pat_str"],
+        mergeable_ranks=reference_ranks(name),
+        special_tokens=data["special_tokens"],
+    )
+
+
+def test_registry_names_the_four_encodings():
+    assert set(ENCODINGS) == {"cl100k_base", "o200k_base", "p50k_base", "r50k_base"}
+
+
+@pytest.mark.parametrize(("name", "text", "ids"), KNOWN_IDS)
+def test_well_known_ids(name, text, ids):
+    assert get_tokenizer(name).encode(text) == ids
+    assert reference(name).encode_ordinary(text) == ids
+
+
+@pytest.mark.parametrize("name", ENCODING_NAMES)
+def test_reference_tables_have_the_known_sizes(name):
+    sizes = {"cl100k_base": 100_256, "o200k_base": 199_998, "p50k_base": 50_280, "r50k_base": 50_256}
+    assert len(reference_ranks(name)) == sizes[name]
+
+
+@pytest.mark.parametrize("text", SAMPLES)
+@pytest.mark.parametrize("name", ENCODING_NAMES)
+def test_ids_equal_the_reference(name, text):
+    tokenizer = get_tokenizer(name)
+    ids = list(tokenizer.encode(text))
+    assert ids == reference(name).encode_ordinary(text)
+    assert tokenizer.count(text) == len(ids)
+    assert tokenizer.decode(ids) == text
+
+
+@pytest.mark.parametrize("name", ENCODING_NAMES)
+def test_special_token_text_is_ordinary_text(name):
+    tokenizer = get_tokenizer(name)
+    special = set(reference(name)._special_tokens.values())
+    ids = tokenizer.encode("<|endoftext|>")
+    assert len(ids) > 1
+    assert not special & set(ids)
+    assert tokenizer.decode(ids) == "<|endoftext|>"
+
+
+def test_endoftext_counts_seven_cl100k_tokens():
+    assert get_tokenizer("cl100k_base").count("<|endoftext|>") == 7
+
+
+@pytest.mark.parametrize("name", ["gpt2", "p50k_edit", "CL100K_BASE", "cl100k_base ", "", "unknown"])
+def test_unknown_encoding(name):
+    with pytest.raises(UnknownEncodingError) as caught:
+        get_tokenizer(name)
+    assert caught.value.field == "encoding"
+    message = str(caught.value)
+    assert f"encoding ({name})" in message
+    assert all(known in message for known in ENCODINGS)
+    assert "choose one of" in message
+
+
+@pytest.mark.parametrize("name", ENCODING_NAMES)
+def test_byte_lengths_of_sample_ids(name):
+    tokenizer = get_tokenizer(name)
+    lengths = tokenizer.byte_lengths()
+    for text in SAMPLES:
+        ids = tokenizer.encode(text)
+        for token in ids:
+            assert lengths[token] == len(reference(name).decode_single_token_bytes(token))
+        assert sum(lengths[token] for token in ids) == len(text.encode("utf-8"))
+
+
+@pytest.mark.parametrize("name", ENCODING_NAMES)
+def test_byte_lengths_of_every_token(name):
+    lengths = get_tokenizer(name).byte_lengths()
+    for token_bytes, rank in reference_ranks(name).items():
+        assert lengths[rank] == len(token_bytes), (rank, token_bytes)
+
+
+@pytest.mark.parametrize("name", ENCODING_NAMES)
+def test_registry_caches(name):
+    first = get_tokenizer(name)
+    assert get_tokenizer(name) is first
+    assert first.name == name
+    assert first.exact is True
+    assert first.byte_lengths() is first.byte_lengths()
+
+
+def test_default_encoding_is_cl100k():
+    assert get_tokenizer() is get_tokenizer("cl100k_base")
+
+
+def test_registry_builds_each_name_once_with_a_provided_factory():
+    registry = Registry()
+    built = []
+
+    def factory():
+        built.append(1)
+        return CharEstimate(4)
+
+    registry.provide("o200k_base", factory)
+    assert registry.loaded() == []
+    first = registry.get("o200k_base")
+    assert registry.get("o200k_base") is first
+    assert built == [1]
+    assert registry.loaded() == ["o200k_base"]
+    registry.provide("o200k_base", factory)  # replacing drops the built one
+    assert registry.loaded() == []
+    registry.get("o200k_base")
+    assert built == [1, 1]
+
+
+def test_registry_refuses_to_provide_an_unknown_name():
+    with pytest.raises(UnknownEncodingError):
+        Registry().provide("gpt2", lambda: CharEstimate(4))
+
+
+@pytest.mark.parametrize(("ratio", "text"), [(4, ""), (4, "abcd"), (4, "abcde"), (4, "abcdefghi"), (2.5, "a" * 10),
+                                             (2.5, "a" * 11), (1, "привет"), (0.5, "ab"), (3, "👍🏽")])
+def test_char_estimate_count(ratio, text):
+    assert CharEstimate(ratio).count(text) == math.ceil(len(text) / ratio)
+
+
+def test_char_estimate_name_and_exactness():
+    assert CharEstimate(4).name == "chars/4"
+    assert CharEstimate(3.5).name == "chars/3.5"
+    assert CharEstimate(4).exact is False
+    assert CharEstimate(4).count("abcdefgh") == 2
+
+
+@settings(max_examples=150, deadline=None)
+@given(encodings, st.text())
+def test_round_trip_of_any_unicode_text(name, text):
+    tokenizer = get_tokenizer(name)
+    ids = tokenizer.encode(text)
+    assert tokenizer.decode(ids) == text
+    assert tokenizer.count(text) == len(ids)
+
+
+@settings(max_examples=100, deadline=None)
+@given(encodings, any_text())
+def test_ids_equal_the_reference_for_any_text(name, text):
+    assert list(get_tokenizer(name).encode(text)) == reference(name).encode_ordinary(text)
