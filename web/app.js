@@ -52,6 +52,8 @@ function showErrors(errors, slots = errorSlots) {
 }
 
 const calcSlots = errorSlots.filter((slot) => slot.closest("#calc"));
+const textSlots = errorSlots.filter((slot) => !slot.closest("#calc"));
+
 
 function renderPlan(reply, source) {
   $("results").dataset.source = source;
@@ -178,7 +180,7 @@ async function analyze(document, { name = "", fillLength = true } = {}) {
     name,
   };
   setTextStatus(core.isReady ? "Tokenizing…" : "Waiting for the tokenizer to load…", true);
-  showErrors([], errorSlots.filter((slot) => !slot.closest("#calc")));
+  showErrors([], textSlots);
   let reply;
   try {
     reply = await core.request("analyze", payload, document);
@@ -196,7 +198,7 @@ async function analyze(document, { name = "", fillLength = true } = {}) {
     hasDocument = false;
     clearTextResults();
     setTextStatus("");
-    showErrors(reply.errors ?? [{ field: "text", message: `Internal error: ${reply.internal}` }], errorSlots.filter((s) => !s.closest("#calc")));
+    showErrors(reply.errors ?? [{ field: "text", message: `Internal error: ${reply.internal}` }], textSlots);
     return;
   }
   hasDocument = true;
@@ -210,6 +212,7 @@ async function showMore() {
   if (!settings || !hasDocument) return;
   const reply = await core.request("analyze", { encoding: $("encoding").value, ...settings, first: shownWindows, count: PREVIEW_STEP });
   if (reply.ok) renderWindows(reply.result, true);
+  else showErrors(reply.errors ?? [{ field: "text", message: `Internal error: ${reply.internal}` }], textSlots);
 }
 
 async function readFile(file) {
@@ -237,7 +240,7 @@ const onText = debounce(() => {
     textSeq++;
     clearTextResults();
     setTextStatus("");
-    showErrors(text ? [{ field: "text", message: "text is empty: paste some text or drop a file" }] : [], errorSlots.filter((s) => !s.closest("#calc")));
+    showErrors(text ? [{ field: "text", message: "text is empty: paste some text or drop a file" }] : [], textSlots);
     return;
   }
   analyze(text);

@@ -52,6 +52,22 @@ function readReal(spec, field, raw, minimum, maximum, inclusive) {
   return value;
 }
 
+// The exact value of a JS number as the decimal it prints as (the shortest round-trip
+// digits, the same digits Python's repr gives): [numerator, denominator] as BigInts.
+function decimalFraction(x) {
+  const [mantissa, exponent = "0"] = String(x).toLowerCase().split("e");
+  const [whole, fraction = ""] = mantissa.split(".");
+  const digits = BigInt(whole + fraction);
+  const power = Number(exponent) - fraction.length;
+  return power >= 0 ? [digits * 10n ** BigInt(power), 1n] : [digits, 10n ** BigInt(-power)];
+}
+
+/** ceil(chars ÷ ratio), exact, as plan.tokens_from_chars (410 characters at 4.1 are 100 tokens). */
+export function tokensFromChars(chars, ratio) {
+  const [numerator, denominator] = decimalFraction(ratio);
+  return (BigInt(chars) * denominator + numerator - 1n) / numerator;
+}
+
 /** Chunks for a document of `doc` tokens (arguments already valid), as in plan.chunk_count. */
 export function chunkCount(doc, size, overlap) {
   if (doc <= 0) return 0;
@@ -81,7 +97,15 @@ export function readCalcForm(spec, form) {
   if ((form.unit ?? "tokens") === "chars") {
     const chars = attempt(() => readCount(spec, "doc_chars", form.doc ?? "", 1, limits.doc_chars, "characters"));
     const ratio = attempt(() => readReal(spec, "chars_per_token", form.chars_per_token ?? "", 0, limits.chars_per_token, false));
-    doc = chars === null || ratio === null ? null : Math.ceil(chars / ratio);
+    if (chars !== null && ratio !== null) {
+      const tokens = tokensFromChars(chars, ratio);
+      doc = attempt(() => {
+        if (tokens > BigInt(limits.doc_tokens)) {
+          throw new FieldError("doc_chars", `document length (${shown(form.doc)}) is too large: it makes more than ${grouped(limits.doc_tokens)} tokens; enter fewer characters`);
+        }
+        return Number(tokens);
+      });
+    }
   } else {
     doc = attempt(() => readCount(spec, "doc_tokens", form.doc ?? "", 1, limits.doc_tokens));
   }
@@ -93,9 +117,6 @@ export function readCalcForm(spec, form) {
     errors.push({ field: "overlap", message: `overlap (${grouped(overlap)}) must be smaller than chunk size (${grouped(size)}): lower the overlap` });
   }
   if (errors.length) return { ok: false, errors };
-  if (doc > limits.doc_tokens) {
-    return { ok: false, errors: [{ field: "doc_chars", message: `document length (${shown(form.doc)}) is too large: it makes more than ${grouped(limits.doc_tokens)} tokens; enter fewer characters` }] };
-  }
   const chunks = chunkCount(doc, size, overlap);
   const step = size - overlap;
   const repeated = BigInt(chunks - 1) * BigInt(overlap);

@@ -106,7 +106,8 @@ async function answer(message) {
     await ensureEncoder(encoding);
     if (document !== null) progress("Tokenizing", 0, 1);
   }
-  const reply = browserGlue.handle(session, type, JSON.stringify(payload), document);
+  // undefined, not null, reaches Python as None.
+  const reply = browserGlue.handle(session, type, JSON.stringify(payload), document ?? undefined);
   return { id, ...JSON.parse(reply) };
 }
 

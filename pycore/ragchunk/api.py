@@ -59,7 +59,7 @@ class Session:
         """Answer one request; never raises."""
         try:
             payload = json.loads(payload_json or "{}")
-            handler = getattr(self, f"_{kind}", None)
+            handler = {"spec": self._spec, "calculate": self._calculate, "analyze": self._analyze}.get(kind)
             if handler is None or not isinstance(payload, dict):
                 raise RagchunkError("request", f"request kind ({kind}) is not known: use spec, calculate or analyze")
             return json.dumps({"ok": True, "result": handler(payload, document)}, ensure_ascii=False)

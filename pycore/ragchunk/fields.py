@@ -73,10 +73,12 @@ def read_calc_form(form: dict[str, str]) -> Plan:
             return None
 
     unit = form.get("unit", "tokens")
+    doc = None
     if unit == "chars":
         chars = attempt(read_count, "doc_chars", form.get("doc", ""), 1, MAX_DOC_CHARS, "characters")
         ratio = attempt(_read_ratio, form.get("chars_per_token", ""))
-        doc = None if chars is None or ratio is None else tokens_from_chars(chars, ratio)
+        if chars is not None and ratio is not None:
+            doc = attempt(lambda: tokens_from_chars(chars, ratio, shown=shown(form.get("doc", ""))))
     else:
         doc = attempt(read_count, "doc_tokens", form.get("doc", ""), 1, MAX_DOC_TOKENS)
     size = attempt(read_count, "chunk_size", form.get("chunk_size", ""), 1, MAX_CHUNK_SIZE)
@@ -89,9 +91,6 @@ def read_calc_form(form: dict[str, str]) -> Plan:
         )
     if errors:
         raise FormErrors(errors)
-    if doc is not None and doc > MAX_DOC_TOKENS:
-        raise FormErrors([RagchunkError("doc_chars", f"document length ({shown(form['doc'])}) is too large:"
-                                        f" it makes more than {MAX_DOC_TOKENS:,} tokens; enter fewer characters")])
     try:
         return plan(doc, size, overlap, price)
     except RagchunkError as err:

@@ -191,11 +191,17 @@ def list_items(text: str, block: Block) -> list[tuple[int, int]]:
             "block",
             f"block.kind ({block.kind!r}) must be 'list': pass a list block from parse_blocks(text)",
         )
-    line_start = max(text.rfind("\n", 0, block.start), text.rfind("\r", 0, block.start)) + 1
-    lines, starts = _split_lines(text[line_start : block.end], at_start=line_start == 0)
-    col, rest = _leading(lines[0])
-    marker = _list_marker(rest, col) if col <= 3 else None
-    if marker is None or line_start + starts[0] + len(lines[0]) - len(rest) != block.start:
+    # A list marker is indented at most 3 columns (and a BOM may precede it), so its line
+    # starts within a few characters: looking further back would make many calls quadratic.
+    low = max(0, block.start - 8)
+    line_start = max(text.rfind("\n", low, block.start), text.rfind("\r", low, block.start)) + 1
+    marker = None
+    if line_start or not low:
+        lines, starts = _split_lines(text[line_start : block.end], at_start=line_start == 0)
+        col, rest = _leading(lines[0])
+        if col <= 3 and line_start + starts[0] + len(lines[0]) - len(rest) == block.start:
+            marker = _list_marker(rest, col)
+    if marker is None:
         raise RagchunkError(
             "block",
             f"block (start {block.start}) does not start a list item in text: "

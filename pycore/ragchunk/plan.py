@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from dataclasses import asdict, dataclass
 
 from .errors import RagchunkError
@@ -170,15 +171,25 @@ def _check_real(field: str, label: str, value: object, minimum: float, maximum: 
     return number
 
 
-def tokens_from_chars(chars: int, chars_per_token: float) -> int:
+def tokens_from_chars(chars: int, chars_per_token: float, *, shown: str | None = None) -> int:
     """Estimated tokens of ``chars`` characters at ``chars_per_token``: ceil(chars ÷ ratio).
 
-    >>> tokens_from_chars(40_000, 4), tokens_from_chars(10, 4), tokens_from_chars(7, 3.5)
-    (10000, 3, 2)
+    The ratio is taken as the decimal a person wrote (its shortest repr), and the division
+    is exact, so 410 characters at 4.1 are 100 tokens, not 101.
+
+    >>> tokens_from_chars(40_000, 4), tokens_from_chars(10, 4), tokens_from_chars(7, 3.5), tokens_from_chars(410, 4.1)
+    (10000, 3, 2, 100)
     """
-    n = check_whole("doc_chars", "document length", chars, 1, MAX_DOC_CHARS, unit="characters")
-    ratio = check_ratio(chars_per_token)
-    return math.ceil(n / ratio)
+    n = check_whole("doc_chars", "document length", chars, 1, MAX_DOC_CHARS, unit="characters", shown=shown)
+    ratio = Fraction(repr(check_ratio(chars_per_token)))
+    tokens = math.ceil(n / ratio)
+    if tokens > MAX_DOC_TOKENS:
+        raise RagchunkError(
+            "doc_chars",
+            f"document length ({_shown(chars, shown)}) is too large: it makes more than {MAX_DOC_TOKENS:,} tokens;"
+            " enter fewer characters",
+        )
+    return tokens
 
 
 def check_ratio(chars_per_token: float, *, shown: str | None = None) -> float:

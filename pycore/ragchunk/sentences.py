@@ -24,10 +24,10 @@ Rules, in the order they are applied:
 - A single ``.`` looks at the word before it:
 
   * titles and prefixes (``Dr. Mr. St. vs. e.g. approx. ул. им. डॉ.`` …): never a break;
-  * abbreviations that may close a sentence (``etc. Inc. Jr. a.m. Jan. т. д. и др.``
-    …): a break only before a capital or caseless letter, so ``etc. and`` and
-    ``Jan. 3`` stay together while ``etc. The`` splits;
-  * number prefixes (``No. Fig. p. pp. стр. рис.``): never before a digit;
+  * abbreviations that may close a sentence or precede a number (``etc. Inc. Jr. a.m.
+    Jan. No. Fig. ft. т. д. и др. руб. стр.`` …): a break only before a capital or
+    caseless letter, so ``etc. and``, ``Jan. 3`` and ``No. 5`` stay together while
+    ``etc. The`` splits (``No`` only capitalised: ``said no. 5 people`` splits);
   * ``г. гг. см.`` after a number are units (``1999 г. Потом`` may split), elsewhere
     prefixes (``г. Москва``, ``см. выше``);
   * one letter (``J. R. R. Tolkien``, ``А. С. Пушкин``) or dotted single letters
@@ -47,6 +47,7 @@ non-whitespace character of the text exactly once.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import Enum
 from types import MappingProxyType
 
@@ -62,8 +63,8 @@ _GLUED = "\u0900-\u097f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 # Every candidate starts with one character of a single class, so the engine can skip
 # ordinary text at C speed. The lookbehind rejects the inside of a terminator run in
 # constant time and the possessive quantifiers never give characters back, so the scan
-# stays linear even on megabytes of dots. Group 1 is the rest of a terminator run,
-# group 2 the second newline of a blank line.
+# stays linear even on megabytes of dots. Group 1 is the second newline of a blank
+# line, group 2 the rest of a terminator run after its first character.
 _CANDIDATE = re.compile(
     rf"[{_WEAK}{_STRONG}\n](?<![{_WEAK}{_STRONG}][{_WEAK}{_STRONG}])"
     rf"(?:(?<=\n)([^\S\n]*+\n)?|([{_WEAK}{_STRONG}]*+)[{_CLOSERS}]*+)"
@@ -82,38 +83,31 @@ _OPENER_SKIP = 4
 class _Kind(Enum):
     NEVER = "never"
     MAY_END = "may_end"
-    NUMBER_PREFIX = "number_prefix"
     UNIT_AFTER_NUMBER = "unit_after_number"
     AFTER_WORD = "after_word"
 
 
-def _table() -> MappingProxyType:
+def _table() -> Mapping[str, tuple[_Kind, str]]:
+    """Abbreviation (without its final period) -> how it treats a following capital."""
     never = """
-        mr mrs ms mx dr prof st mt ft messrs mme mlle rev hon pres gov sen rep gen
-        col lt capt cmdr sgt adm maj supt insp det fr vs v cf viz approx ca est
-        e.g i.e n.b dept univ assn assoc bldg
+        mr mrs ms mx dr prof st mt messrs mme mlle rev hon pres gov sen rep gen
+        col lt capt cmdr sgt adm maj supt insp det fr vs v cf viz approx ca
+        e.g i.e n.b
         т.е т.к т.н ул пер просп пл наб им проф акад доц канд ген полк тов гр
-        ср напр прим ред изд вып англ лат франц нем рус
+        ср напр ред изд вып англ лат франц нем рус
         डॉ प्रो
     """
     may_end = """
-        etc inc ltd co corp llc plc bros jr sr al ave rd blvd
+        etc inc ltd co corp llc plc bros jr sr al ave rd blvd ft est dept univ assn assoc bldg
         a.m p.m jan feb mar apr jun jul aug sep sept oct nov dec
-        т.д т.п и.т.д и.т.п руб коп тыс млн млрд трлн долл км кг мм мин сек
-    """
-    number_prefix = """
         No Nos Nr fig figs vol vols ch chap sec sect art eq eqs pp tab ref pt pts
+        т.д т.п и.т.д и.т.п руб коп тыс млн млрд трлн долл км кг мм мин сек прим
         стр рис табл гл ст кв п.п №
     """
     units = "г гг см"
     after_word = {"д": "т.", "п": "т.", "др": "и", "пр": "и"}
     table: dict[str, tuple[_Kind, str]] = {}
-    for words, kind in (
-        (never, _Kind.NEVER),
-        (may_end, _Kind.MAY_END),
-        (number_prefix, _Kind.NUMBER_PREFIX),
-        (units, _Kind.UNIT_AFTER_NUMBER),
-    ):
+    for words, kind in ((never, _Kind.NEVER), (may_end, _Kind.MAY_END), (units, _Kind.UNIT_AFTER_NUMBER)):
         for word in words.split():
             table[word] = (kind, "")
     for word, before in after_word.items():
@@ -170,8 +164,6 @@ def _period_verdict(text: str, ts: int, c: str, floor: int) -> bool | None:
         return False
     if kind is _Kind.MAY_END:
         return _capital_like(c)
-    if kind is _Kind.NUMBER_PREFIX:
-        return not (c.isdecimal() or c == "#") and _capital_like(c)
     previous = words[-2].lstrip(_OPENERS) if len(words) > 1 else ""
     if kind is _Kind.UNIT_AFTER_NUMBER:
         return previous[-1:].isdecimal() and _capital_like(c)
@@ -217,6 +209,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         ts = m.start()
         run_end = m.end(2)
         if run_end < 0:
+            # A newline: blank lines always cut, single ones only around list items.
             line = m.end()
             if m.end(1) >= 0:
                 in_item = _LIST_ITEM.match(text, line) is not None
@@ -240,6 +233,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             elif ce == n:
                 break
             elif not text[ce].isspace():
+                # Glued to the next character: only "?"/"!" before Devanagari or CJK cut,
+                # so decimals, URLs, e-mails and file names stay whole.
                 if "?" not in mark and "!" not in mark or _GLUED_LETTER.match(text, ce) is None:
                     continue
                 cut = ce
@@ -252,6 +247,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
                 while k < n and k < stop and text[k] in _OPENERS:
                     k += 1
                 c = text[k] if k < n else ""
+                # A lowercase start is never a new sentence, whatever the mark.
                 if c.islower():
                     continue
                 if "?" in mark or "!" in mark:

@@ -37,6 +37,8 @@ SIGNATURES: tuple[tuple[bytes, int, str], ...] = (
     (b"wOFF", 0, "a WOFF font"),
     (b"wOF2", 0, "a WOFF2 font"),
 )
+# Signatures that also begin ordinary text ("BMW ...", "ID3 tags ..."): binary bytes must follow.
+WEAK_SIGNATURES = frozenset({b"BM", b"MZ", b"ID3", b"RIFF", b"ftyp", b"OggS", b"fLaC", b"BZh", b"wOFF", b"wOF2"})
 SNIFF_BYTES = 8192
 
 
@@ -58,7 +60,7 @@ def sniff_binary(data: bytes) -> str | None:
     if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
         return None
     for magic, offset, what in SIGNATURES:
-        if data[offset : offset + len(magic)] == magic and (magic not in (b"BM", b"MZ") or _binary_tail(data)):
+        if data[offset : offset + len(magic)] == magic and (magic not in WEAK_SIGNATURES or _binary_tail(data)):
             return what
     if _binary_tail(data):
         return "a binary file (it contains NUL bytes)" if b"\x00" in data[:SNIFF_BYTES] else "a binary file"

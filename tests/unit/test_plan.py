@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from fractions import Fraction
 import re
 import sys
 from pathlib import Path
@@ -327,9 +328,22 @@ def test_tokens_from_chars_seed():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.integers(1, MAX_DOC_CHARS), st.floats(0, MAX_CHARS_PER_TOKEN, exclude_min=True))
-def test_tokens_from_chars_is_ceil_of_quotient(chars, ratio):
-    assert tokens_from_chars(chars, ratio) == math.ceil(chars / ratio)
+@given(st.integers(1, MAX_DOC_CHARS), st.floats(1e-6, MAX_CHARS_PER_TOKEN))
+def test_tokens_from_chars_is_ceil_of_the_exact_decimal_quotient(chars, ratio):
+    # The ratio counts as the decimal it prints as; the quotient is exact, not a float.
+    exact = math.ceil(Fraction(chars) / Fraction(repr(ratio)))
+    if exact > MAX_DOC_TOKENS:
+        with pytest.raises(RagchunkError, match="too large"):
+            tokens_from_chars(chars, ratio)
+    else:
+        assert tokens_from_chars(chars, ratio) == exact
+
+
+@pytest.mark.parametrize(("chars", "ratio"), [(1, 5e-324), (1, 1e-310), (MAX_DOC_CHARS, 1e-300)])
+def test_tiny_ratio_is_a_ragchunk_error_not_an_overflow(chars, ratio):
+    # The quotient overflows a float; a person must get a message, not an OverflowError.
+    with pytest.raises(RagchunkError):
+        tokens_from_chars(chars, ratio)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,62 @@
+"""The page's JS mirror of the formula (web/formula.js) equals the Python core.
+
+The mirror answers while Python boots; this runs both over a grid of typed inputs, edge
+cases and every kind of bad input included, and asserts the same numbers and the same
+messages, field by field.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+from ragchunk.fields import FormErrors, read_calc_form
+
+DOCS = ["1", "511", "512", "513", "10000", "10,000", " 40000 ", "1e3", "999999999999", "1000000000000",
+        "1000000000001", "1e15", "0", "-1", "2.5", "", "abc", "1e", ".5", "9007199254740993"]
+SIZES = ["1", "2", "64", "512", "513", "8191", "10000000", "10000001", "0", "-3", "512.0", "512.5", "x", ""]
+OVERLAPS = ["0", "1", "63", "64", "511", "512", "1000", "9999999", "-1", "3.3", "", "o"]
+PRICES = ["", "0", "0.02", "0.13", "1", "1e-9", "1000000", "1000001", "-0.01", "cheap", "1,5"]
+RATIOS = ["4", "3.5", "4.1", "2.8", "0.7", "0.001", "1e-7", "1e-310", "100", "100.5", "0", "-2", "four", ""]
+CHARS = ["410", "42", "21", "1", "40000", "4000000000000", "4000000000001", "0", "7.5", "z"]
+
+
+def forms():
+    for doc, size, overlap in itertools.product(DOCS, SIZES, OVERLAPS):
+        yield {"unit": "tokens", "doc": doc, "chars_per_token": "4", "chunk_size": size, "overlap": overlap, "price": ""}
+    for price, (size, overlap) in itertools.product(PRICES, [("512", "64"), ("1", "0"), ("10000000", "9999999")]):
+        for doc in ("10000", "1000000000000", "1"):
+            yield {"unit": "tokens", "doc": doc, "chars_per_token": "4", "chunk_size": size, "overlap": overlap,
+                   "price": price}
+    for chars, ratio, (size, overlap) in itertools.product(CHARS, RATIOS, [("512", "64"), ("100", "0"), ("3", "2")]):
+        yield {"unit": "chars", "doc": chars, "chars_per_token": ratio, "chunk_size": size, "overlap": overlap,
+               "price": "0.02"}
+
+
+def python_answer(form):
+    try:
+        return {"ok": True, "result": read_calc_form(form).to_json()}
+    except FormErrors as err:
+        return {"ok": False, "errors": [e.to_json() for e in err.errors]}
+
+
+def test_mirror_equals_the_python_core_over_the_grid(page):
+    page.goto("./")
+    grid = list(forms())
+    assert len(grid) > 3000
+    answers = page.evaluate(
+        """async forms => {
+            const { readCalcForm } = await import('./formula.js');
+            const { SPEC } = await import('./spec.js');
+            return forms.map(form => readCalcForm(SPEC, form));
+        }""",
+        grid,
+    )
+    mismatches = []
+    for form, js in zip(grid, answers):
+        py = json.loads(json.dumps(python_answer(form)))
+        if js != py:
+            mismatches.append((form, js, py))
+    assert not mismatches, f"{len(mismatches)} mismatches, first: {mismatches[:3]}"
+    kinds = {("ok" if a["ok"] else a["errors"][0]["message"].split(")")[-1][:20]) for a in answers}
+    assert len(kinds) > 8, "the grid must reach valid answers and many kinds of error"

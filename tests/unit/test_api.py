@@ -1,0 +1,296 @@
+"""ragchunk.api.Session: the JSON-in, JSON-out facade the browser worker calls."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ragchunk
+from ragchunk import api, get_tokenizer, plan, windows
+from ragchunk.api import MAX_PREVIEW_WINDOWS, Session
+from ragchunk.settings import DEFAULT_PREVIEW_WINDOWS, form_spec
+
+TEXT = "Fixed windows over a text. Привет, мир! 👍🏽 नमस्ते दुनिया। 日本語の文章。\n" * 6
+
+
+def ask(session: Session, kind: str, payload: dict | str | None = None, document=None) -> dict:
+    raw = payload if isinstance(payload, str) else json.dumps(payload or {})
+    reply = session.handle(kind, raw, document)
+    assert isinstance(reply, str)
+    return json.loads(reply)
+
+
+def result_of(reply: dict) -> dict:
+    assert reply["ok"] is True, reply
+    assert set(reply) == {"ok", "result"}
+    return reply["result"]
+
+
+def fields_of(reply: dict) -> list[str]:
+    assert reply["ok"] is False, reply
+    assert set(reply) == {"ok", "errors"}, reply
+    for error in reply["errors"]:
+        assert set(error) == {"field", "message"}
+        assert error["message"]
+    return [error["field"] for error in reply["errors"]]
+
+
+def expected_windows(text: str, size: int, overlap: int, encoding: str = "cl100k_base", first: int = 0,
+                     count: int = DEFAULT_PREVIEW_WINDOWS) -> list[dict]:
+    cut = windows(text, size, overlap, get_tokenizer(encoding))[first : first + count]
+    return [
+        {
+            "index": w.index, "start": w.start, "end": w.end, "token_start": w.token_start, "token_end": w.token_end,
+            "tokens": w.tokens, "overlap_tokens": w.overlap_tokens, "head": text[w.start : w.overlap_end],
+            "body": text[w.overlap_end : w.end],
+        }
+        for w in cut
+    ]
+
+
+# --- spec and calculate ---------------------------------------------------------------
+
+
+def test_spec():
+    result = result_of(ask(Session(), "spec"))
+    assert result == json.loads(json.dumps({**form_spec(), "version": ragchunk.__version__}))
+    assert result["defaults"]["chunk_size"] == 512
+    assert sorted(result["encodings"]) == sorted(ragchunk.ENCODINGS)
+
+
+def test_calculate():
+    payload = {"unit": "tokens", "doc": "10,000", "chunk_size": "512", "overlap": "64", "price": "0.02"}
+    result = result_of(ask(Session(), "calculate", payload))
+    assert result == json.loads(json.dumps(plan(10_000, 512, 64, 0.02).to_json()))
+    assert (result["chunks"], result["total_tokens"], result["repeated_tokens"]) == (23, 11_408, 1_408)
+
+
+def test_calculate_chars():
+    payload = {"unit": "chars", "doc": "40000", "chars_per_token": "4", "chunk_size": "512", "overlap": "64"}
+    assert result_of(ask(Session(), "calculate", payload))["doc_tokens"] == 10_000
+
+
+def test_calculate_numbers_instead_of_strings():
+    payload = {"doc": 10000, "chunk_size": 512, "overlap": 64}
+    assert result_of(ask(Session(), "calculate", payload))["chunks"] == 23
+
+
+def test_calculate_errors_name_every_field():
+    payload = {"unit": "tokens", "doc": "abc", "chunk_size": "0", "overlap": "x", "price": "-1"}
+    reply = ask(Session(), "calculate", payload)
+    assert fields_of(reply) == ["doc_tokens", "chunk_size", "overlap", "price_per_million"]
+    assert "document length (abc) is not a number" in reply["errors"][0]["message"]
+
+
+def test_calculate_overlap_error():
+    reply = ask(Session(), "calculate", {"doc": "1000", "chunk_size": "512", "overlap": "512"})
+    assert fields_of(reply) == ["overlap"]
+    assert reply["errors"][0]["message"] == "overlap (512) must be smaller than chunk size (512): lower the overlap"
+
+
+# --- analyze --------------------------------------------------------------------------
+
+
+def test_analyze_text():
+    reply = ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2}, TEXT)
+    result = result_of(reply)
+    tokens = get_tokenizer().count(TEXT)
+    assert result["encoding"] == "cl100k_base"
+    assert result["tokens"] == tokens
+    assert result["chars"] == len(TEXT)
+    assert result["utf16_units"] == len(TEXT.encode("utf-16-le")) // 2 > len(TEXT)
+    assert result["chars_per_token"] == len(TEXT) / tokens
+    assert result["notes"] == []
+    assert result["window_errors"] == []
+    assert result["window_count"] == plan(tokens, 8, 2).chunks
+    assert result["windows"] == expected_windows(TEXT, 8, 2)
+    assert result["plan"] == json.loads(json.dumps(plan(tokens, 8, 2).to_json()))
+
+
+def test_head_and_body_make_the_window_text():
+    result = result_of(ask(Session(), "analyze", {"chunk_size": 5, "overlap": 3, "count": 50}, TEXT))
+    cut = windows(TEXT, 5, 3, get_tokenizer())
+    assert len(result["windows"]) == min(50, len(cut))
+    for shown, window in zip(result["windows"], cut):
+        assert shown["head"] + shown["body"] == window.text == TEXT[shown["start"] : shown["end"]]
+        assert TEXT[window.start : window.overlap_end] == shown["head"]
+        if shown["index"] == 0:
+            assert shown["head"] == ""
+
+
+def test_analyze_file_bytes():
+    session = Session()
+    reply = ask(session, "analyze", {"chunk_size": 8, "overlap": 2, "name": "notes.md"}, TEXT.encode("utf-8"))
+    result = result_of(reply)
+    assert result["tokens"] == get_tokenizer().count(TEXT)
+    assert result["windows"] == expected_windows(TEXT, 8, 2)
+    assert result["notes"] == []
+
+
+def test_analyze_file_with_invalid_utf8_keeps_the_note():
+    session = Session()
+    data = "café".encode("latin-1") + b" and more text"
+    result = result_of(ask(session, "analyze", {"chunk_size": 8, "overlap": 2, "name": "old.txt"}, data))
+    note = "old.txt is not valid UTF-8: 1 invalid byte sequence was replaced with \ufffd"
+    assert result["notes"] == [note]
+    assert result["chars"] == len("caf\ufffd and more text")
+    assert result_of(ask(session, "analyze", {"chunk_size": 4, "overlap": 0}))["notes"] == [note]
+
+
+def test_analyze_reuses_the_last_document():
+    session = Session()
+    first = result_of(ask(session, "analyze", {"chunk_size": 8, "overlap": 2}, TEXT))
+    again = result_of(ask(session, "analyze", {"chunk_size": 16, "overlap": 4}))
+    assert again["tokens"] == first["tokens"]
+    assert again["windows"] == expected_windows(TEXT, 16, 4)
+
+
+def test_a_new_document_replaces_the_old_one():
+    session = Session()
+    ask(session, "analyze", {"chunk_size": 8, "overlap": 2}, TEXT)
+    result = result_of(ask(session, "analyze", {"chunk_size": 8, "overlap": 2}, "hello world"))
+    assert (result["tokens"], result["chars"]) == (2, 11)
+    assert result_of(ask(session, "analyze", {"chunk_size": 8, "overlap": 2}))["chars"] == 11
+
+
+@pytest.mark.parametrize("encoding", ["o200k_base", "p50k_base", "r50k_base", "cl100k_base"])
+def test_encoding_switch(encoding):
+    session = Session()
+    ask(session, "analyze", {"chunk_size": 8, "overlap": 2}, TEXT)
+    result = result_of(ask(session, "analyze", {"chunk_size": 8, "overlap": 2, "encoding": encoding}))
+    assert result["encoding"] == encoding
+    assert result["tokens"] == get_tokenizer(encoding).count(TEXT)
+    assert result["windows"] == expected_windows(TEXT, 8, 2, encoding)
+
+
+def test_unknown_encoding():
+    reply = ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2, "encoding": "gpt2"}, TEXT)
+    assert fields_of(reply) == ["encoding"]
+
+
+@pytest.mark.parametrize(
+    ("chunking", "field"),
+    [
+        ({"chunk_size": 0, "overlap": 0}, "chunk_size"),
+        ({"chunk_size": 8, "overlap": 8}, "overlap"),
+        ({"chunk_size": 8, "overlap": -1}, "overlap"),
+        ({"chunk_size": None, "overlap": 2}, "chunk_size"),
+        ({}, "chunk_size"),
+        ({"chunk_size": 8.5, "overlap": 2}, "chunk_size"),
+        ({"chunk_size": 8, "overlap": 2.5}, "overlap"),
+    ],
+)
+def test_invalid_chunking_still_counts_tokens(chunking, field):
+    result = result_of(ask(Session(), "analyze", chunking, TEXT))
+    assert result["tokens"] == get_tokenizer().count(TEXT)
+    assert [e["field"] for e in result["window_errors"]] == [field]
+    assert result["windows"] is None and result["window_count"] is None
+
+
+@pytest.mark.parametrize(("first", "count"), [(0, 1), (0, 5), (3, 4), (7, 10), (0, 0)])
+def test_paging(first, count):
+    session = Session()
+    payload = {"chunk_size": 6, "overlap": 2, "first": first, "count": count}
+    result = result_of(ask(session, "analyze", payload, TEXT))
+    assert result["windows"] == expected_windows(TEXT, 6, 2, first=first, count=max(1, count))
+    assert result["window_count"] == plan(get_tokenizer().count(TEXT), 6, 2).chunks
+
+
+def test_paging_past_the_end():
+    result = result_of(ask(Session(), "analyze", {"chunk_size": 6, "overlap": 2, "first": 10_000}, TEXT))
+    assert result["windows"] == []
+    assert result["window_count"] > 0
+
+
+def test_pages_join_up():
+    session = Session()
+    ask(session, "analyze", {"chunk_size": 3, "overlap": 1}, TEXT)
+    pages = []
+    for first in range(0, 40, 10):
+        pages += result_of(ask(session, "analyze", {"chunk_size": 3, "overlap": 1, "first": first, "count": 10}))["windows"]
+    assert pages == expected_windows(TEXT, 3, 1, count=40)
+
+
+def test_preview_count_is_capped():
+    text = "word " * 500
+    result = result_of(ask(Session(), "analyze", {"chunk_size": 1, "overlap": 0, "count": 10_000}, text))
+    assert len(result["windows"]) == MAX_PREVIEW_WINDOWS
+    assert result["window_count"] == get_tokenizer().count(text)
+
+
+@pytest.mark.parametrize("data", [b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", b"%PDF-1.7\n", b"text\x00with NUL"])
+def test_binary_file(data):
+    reply = ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2, "name": "upload.bin"}, data)
+    assert fields_of(reply) == ["file"]
+    assert reply["errors"][0]["message"].startswith("upload.bin is ")
+
+
+@pytest.mark.parametrize("document", ["", "   \n\t", b"", b"  \n"])
+def test_empty_text(document):
+    assert fields_of(ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2}, document)) == ["text"]
+
+
+def test_no_document_yet():
+    assert fields_of(ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2})) == ["text"]
+
+
+def test_lone_surrogates_are_replaced():
+    result = result_of(ask(Session(), "analyze", {"chunk_size": 2, "overlap": 0, "count": 200}, "a\ud800b c"))
+    assert result["chars"] == 5
+    assert "".join(w["body"] for w in result["windows"]) == "a\ufffdb c"
+
+
+@pytest.mark.parametrize("kind", ["nope", "", "Spec", "handle", "load", "_init__"])
+def test_unknown_kind(kind):
+    reply = ask(Session(), kind, {}, "some text")
+    assert fields_of(reply) == ["request"]
+    assert f"({kind})" in reply["errors"][0]["message"]
+
+
+@pytest.mark.parametrize("payload", ["[1, 2]", '"text"', "3", "null"])
+def test_payload_that_is_not_an_object(payload):
+    assert fields_of(ask(Session(), "spec", payload)) == ["request"]
+
+
+def test_internal_error(monkeypatch):
+    def broken(form):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(api, "read_calc_form", broken)
+    reply = ask(Session(), "calculate", {"doc": "1"})
+    assert reply == {"ok": False, "internal": "RuntimeError: boom"}
+
+
+def test_internal_error_while_analyzing(monkeypatch):
+    def broken(*args, **kwargs):
+        raise KeyError("lengths")
+
+    monkeypatch.setattr(api, "windows_of_ids", broken)
+    reply = ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2}, TEXT)
+    assert reply["ok"] is False
+    assert reply["internal"] == "KeyError: 'lengths'"
+
+
+def test_reply_keeps_non_ascii_readable():
+    reply = Session().handle("analyze", json.dumps({"chunk_size": 8, "overlap": 2}), "Привет, мир")
+    assert "Привет" in reply
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(["spec", "calculate", "analyze", "unknown"]),
+    st.one_of(st.text(max_size=30), st.dictionaries(st.sampled_from(
+        ["doc", "chunk_size", "overlap", "price", "unit", "encoding", "first", "count", "chars_per_token"]),
+        st.one_of(st.integers(-5, 50), st.text(max_size=6), st.none(), st.floats()), max_size=6).map(json.dumps)),
+    st.one_of(st.none(), st.text(max_size=40), st.binary(max_size=40)),
+)
+def test_reply_is_always_json(kind, payload, document):
+    reply = json.loads(Session().handle(kind, payload, document))
+    assert isinstance(reply["ok"], bool)
+    if reply["ok"]:
+        assert set(reply) == {"ok", "result"}
+    else:
+        assert set(reply) in ({"ok", "errors"}, {"ok", "internal"})

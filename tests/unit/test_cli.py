@@ -1,0 +1,328 @@
+"""ragchunk.cli: ``python -m ragchunk calc | tokens | preview``."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ragchunk import get_tokenizer, plan, tokens_from_chars, windows
+from ragchunk.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+CALC_KEYS = ["doc_tokens", "chunk_size", "overlap", "chunks", "total_tokens", "repeated_tokens", "repeated_share",
+             "extra_share", "cost"]
+TEXT = "Fixed windows over a text. Привет, мир! 👍🏽 नमस्ते दुनिया। 日本語の文章。\n" * 8
+
+
+class FakeStdin:
+    """Like sys.stdin: text on top, the raw bytes in ``.buffer``."""
+
+    def __init__(self, data: bytes) -> None:
+        self.buffer = io.BytesIO(data)
+
+    def read(self) -> str:
+        raise AssertionError("the CLI must read the bytes, not the decoded text")
+
+
+def run(capsys, *argv: str, stdin=None) -> tuple[int, str, str]:
+    out = io.StringIO()
+    code = main(list(argv), out=out, stdin=stdin)
+    captured = capsys.readouterr()
+    assert captured.out == ""  # everything goes to ``out``
+    return code, out.getvalue(), captured.err
+
+
+def assert_usage_error(code: int, out: str, err: str, *names: str) -> str:
+    assert code == 2
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert err.endswith("\n")
+    assert lines[0].startswith("ragchunk: error: ")
+    for name in names:
+        assert name in lines[0]
+    return lines[0]
+
+
+# --- calc -----------------------------------------------------------------------------
+
+
+def test_calc_json_keys_and_values(capsys):
+    code, out, err = run(capsys, "calc", "--tokens", "10,000", "--size", "512", "--overlap", "64", "--json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert list(data) == CALC_KEYS
+    expected = plan(10_000, 512, 64).to_json()
+    assert data == {key: expected[key] for key in CALC_KEYS}
+    assert (data["chunks"], data["total_tokens"], data["repeated_tokens"], data["cost"]) == (23, 11_408, 1_408, None)
+
+
+def test_calc_json_with_price(capsys):
+    code, out, _ = run(capsys, "calc", "--tokens", "10000", "--size", "512", "--overlap", "64", "--price", "0.02",
+                       "--json")
+    assert code == 0
+    assert json.loads(out)["cost"] == pytest.approx(11_408 / 1e6 * 0.02, rel=1e-12)
+
+
+@pytest.mark.parametrize(("chars", "ratio"), [("40000", None), ("40,000", "4"), ("1000", "2.5"), ("7", "3.5")])
+def test_calc_chars(capsys, chars, ratio):
+    argv = ["calc", "--chars", chars, "--size", "512", "--overlap", "64", "--json"]
+    if ratio is not None:
+        argv += ["--chars-per-token", ratio]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    expected = tokens_from_chars(int(chars.replace(",", "")), float(ratio or 4))
+    assert json.loads(out)["doc_tokens"] == expected
+
+
+def test_calc_text_output(capsys):
+    code, out, err = run(capsys, "calc", "--tokens", "10000", "--size", "512", "--overlap", "64")
+    assert (code, err) == (0, "")
+    assert "23 (last one 144 tokens)" in out
+    assert "11,408 tokens" in out
+    assert "1,408 tokens (12.3 % of the total)" in out
+    assert "14.1 % more than the document" in out
+    assert "cost" not in out
+
+
+def test_calc_text_output_with_cost(capsys):
+    code, out, _ = run(capsys, "calc", "--tokens", "10000", "--size", "512", "--overlap", "64", "--price", "20")
+    assert code == 0
+    cost_lines = [line for line in out.splitlines() if line.startswith("cost")]
+    assert cost_lines == [f"cost            {11_408 / 1e6 * 20:,.6f} at 20 per million tokens"]
+
+
+CALC = ["calc", "--tokens", "10000", "--size", "512", "--overlap", "64"]
+
+
+def replaced(flag: str, value: str) -> list[str]:
+    argv = list(CALC)
+    argv[argv.index(flag) + 1] = value
+    return argv
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (replaced("--size", "0"), "--size"),
+        (replaced("--size", "abc"), "--size"),
+        (replaced("--size", "51.5"), "--size"),
+        (replaced("--size", "1e15"), "--size"),
+        (replaced("--overlap", "512"), "--overlap"),
+        (replaced("--overlap", "600"), "--overlap"),
+        (replaced("--overlap", "-1"), "--overlap"),
+        (replaced("--tokens", "abc"), "--tokens"),
+        (replaced("--tokens", "0"), "--tokens"),
+        (replaced("--tokens", "1e15"), "--tokens"),
+        (replaced("--tokens", ""), "--tokens"),
+        (CALC + ["--price", "-1"], "--price"),
+        (CALC + ["--price", "nan"], "--price"),
+        (CALC + ["--price", "1e9"], "--price"),
+        (["calc", "--chars", "abc", "--size", "512", "--overlap", "64"], "--chars"),
+        (["calc", "--chars", "4e15", "--size", "512", "--overlap", "64"], "--chars"),
+        (["calc", "--chars", "40000", "--chars-per-token", "0", "--size", "512", "--overlap", "64"],
+         "--chars-per-token"),
+        (["calc", "--chars", "40000", "--chars-per-token", "x", "--size", "512", "--overlap", "64"],
+         "--chars-per-token"),
+        (["calc", "--chars", "4000000000000", "--chars-per-token", "0.5", "--size", "512", "--overlap", "64"],
+         "--chars"),
+        (["calc", "--tokens", "1000000000000", "--size", "10000000", "--overlap", "9999999"], "--overlap"),
+    ],
+)
+def test_calc_bad_values(capsys, argv, flag):
+    line = assert_usage_error(*run(capsys, *argv), flag)
+    assert line.startswith(f"ragchunk: error: {flag}: ")
+
+
+def test_calc_several_bad_values_still_one_line(capsys):
+    line = assert_usage_error(*run(capsys, "calc", "--tokens", "x", "--size", "0", "--overlap", "y", "--price", "-2"))
+    assert line.startswith("ragchunk: error: --tokens: ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "names"),
+    [
+        (["calc", "--tokens", "1", "--overlap", "0"], ["--size"]),
+        (["calc", "--tokens", "1", "--size", "2"], ["--overlap"]),
+        (["calc", "--size", "512", "--overlap", "64"], ["--tokens", "--chars"]),
+        (["calc", "--tokens", "1", "--chars", "4", "--size", "512", "--overlap", "64"], ["--tokens", "--chars"]),
+        (["calc", "--tokens", "1", "--size", "2", "--overlap", "0", "--bogus"], ["--bogus"]),
+        ([], ["command"]),
+        (["split"], ["split"]),
+        (["preview", "x.txt", "--size", "3", "--overlap", "1", "--encoding", "gpt2"], ["--encoding", "gpt2"]),
+        (["preview", "x.txt", "--overlap", "1"], ["--size"]),
+        (["tokens"], ["FILE"]),
+    ],
+)
+def test_usage_errors(capsys, argv, names):
+    assert_usage_error(*run(capsys, *argv), *names)
+
+
+def test_tiny_chars_per_token_is_a_usage_error(capsys):
+    # 1e-310 is a positive number, so it passes the ratio check; the quotient overflows.
+    assert_usage_error(*run(capsys, "calc", "--chars", "1", "--chars-per-token", "1e-310", "--size", "512",
+                            "--overlap", "64"), "--chars")
+
+
+# --- tokens ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def text_file(tmp_path):
+    path = tmp_path / "doc.md"
+    path.write_bytes(TEXT.encode("utf-8"))
+    return path
+
+
+@pytest.mark.parametrize("encoding", [None, "o200k_base", "r50k_base"])
+def test_tokens_json(capsys, text_file, encoding):
+    argv = ["tokens", str(text_file), "--json"] + (["--encoding", encoding] if encoding else [])
+    code, out, err = run(capsys, *argv)
+    assert (code, err) == (0, "")
+    count = get_tokenizer(encoding or "cl100k_base").count(TEXT)
+    data = json.loads(out)
+    assert data["tokens"] == count
+    assert data["chars"] == len(TEXT)
+    assert data["chars_per_token"] == len(TEXT) / count
+    assert {"tokens", "chars", "chars_per_token"} <= set(data)
+
+
+def test_tokens_text(capsys, text_file):
+    code, out, _ = run(capsys, "tokens", str(text_file))
+    count = get_tokenizer().count(TEXT)
+    assert code == 0
+    assert out == f"{count:,} tokens (cl100k_base), {len(TEXT):,} characters, {len(TEXT) / count:.2f} characters per token\n"
+
+
+def test_tokens_from_stdin_bytes(capsys):
+    code, out, _ = run(capsys, "tokens", "-", "--json", stdin=FakeStdin(TEXT.encode("utf-8")))
+    assert code == 0
+    assert json.loads(out)["tokens"] == get_tokenizer().count(TEXT)
+
+
+def test_tokens_from_stdin_utf8_bom(capsys):
+    code, out, _ = run(capsys, "tokens", "-", "--json", stdin=FakeStdin(b"\xef\xbb\xbfhello world"))
+    assert code == 0
+    assert json.loads(out)["tokens"] == 2
+
+
+def test_tokens_from_stdin_without_buffer(capsys):
+    code, out, _ = run(capsys, "tokens", "-", "--json", stdin=io.StringIO("hello world"))
+    assert code == 0
+    assert json.loads(out)["tokens"] == 2
+
+
+def test_invalid_utf8_is_a_note_not_an_error(capsys, tmp_path):
+    path = tmp_path / "latin1.txt"
+    path.write_bytes("café crème".encode("latin-1"))
+    code, out, err = run(capsys, "tokens", str(path), "--json")
+    assert code == 0
+    assert json.loads(out)["chars"] == len("café crème")
+    assert err == f"ragchunk: note: {path} is not valid UTF-8: 2 invalid byte sequences were replaced with \ufffd\n"
+
+
+@pytest.mark.parametrize("command", ["tokens", "preview"])
+def test_binary_file_is_refused(capsys, tmp_path, command):
+    path = tmp_path / "image.png"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    argv = [command, str(path)] + (["--size", "4", "--overlap", "1"] if command == "preview" else [])
+    line = assert_usage_error(*run(capsys, *argv), "FILE", "a PNG image")
+    assert str(path) in line
+
+
+@pytest.mark.parametrize("command", ["tokens", "preview"])
+def test_missing_file(capsys, tmp_path, command):
+    path = tmp_path / "missing.txt"
+    argv = [command, str(path)] + (["--size", "4", "--overlap", "1"] if command == "preview" else [])
+    line = assert_usage_error(*run(capsys, *argv), "FILE", "cannot be read", str(path))
+    assert line.startswith("ragchunk: error: FILE: ")
+
+
+def test_empty_file(capsys, tmp_path):
+    path = tmp_path / "empty.txt"
+    path.write_text(" \n")
+    assert_usage_error(*run(capsys, "tokens", str(path)), "FILE", "text is empty")
+
+
+# --- preview --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("size", "overlap", "count", "limit"), [(8, 2, None, 5), (8, 2, "3", 3), (5, 0, "0", None),
+                                                                 (3, 2, "1000", 1000), (4096, 64, None, 5)])
+def test_preview_json_lines_equal_windows(capsys, text_file, size, overlap, count, limit):
+    argv = ["preview", str(text_file), "--size", str(size), "--overlap", str(overlap), "--json"]
+    if count is not None:
+        argv += ["--count", count]
+    code, out, err = run(capsys, *argv)
+    assert (code, err) == (0, "")
+    expected = [w.to_json() for w in windows(TEXT, size, overlap, get_tokenizer(), limit=limit)]
+    assert [json.loads(line) for line in out.splitlines()] == expected
+    assert expected
+
+
+def test_preview_encoding(capsys, text_file):
+    code, out, _ = run(capsys, "preview", str(text_file), "--size", "6", "--overlap", "2", "--encoding", "p50k_base",
+                       "--json", "--count", "0")
+    assert code == 0
+    expected = [w.to_json() for w in windows(TEXT, 6, 2, get_tokenizer("p50k_base"))]
+    assert [json.loads(line) for line in out.splitlines()] == expected
+
+
+def test_preview_text(capsys, text_file):
+    code, out, _ = run(capsys, "preview", str(text_file), "--size", "8", "--overlap", "2", "--count", "3")
+    assert code == 0
+    cut = windows(TEXT, 8, 2, get_tokenizer(), limit=3)
+    headers = [line for line in out.splitlines() if line.startswith("--- window ")]
+    assert headers == [
+        f"--- window {w.index + 1}: tokens {w.token_start}-{w.token_end} ({w.tokens}), chars {w.start}-{w.end},"
+        f" overlap {w.overlap_tokens}"
+        for w in cut
+    ]
+    assert f"[{TEXT[cut[1].start:cut[1].overlap_end]}]{TEXT[cut[1].overlap_end:cut[1].end]}" in out
+
+
+def test_preview_from_stdin(capsys):
+    code, out, _ = run(capsys, "preview", "-", "--size", "3", "--overlap", "1", "--json",
+                       stdin=FakeStdin(b"one two three four five"))
+    assert code == 0
+    assert [json.loads(line)["text"] for line in out.splitlines()] == ["one two three", " three four five"]
+
+
+@pytest.mark.parametrize(
+    ("flags", "flag"),
+    [(["--size", "0", "--overlap", "0"], "--size"), (["--size", "4", "--overlap", "4"], "--overlap"),
+     (["--size", "4", "--overlap", "x"], "--overlap"), (["--size", "4", "--overlap", "1", "--count", "-1"], "--count")],
+)
+def test_preview_bad_values(capsys, text_file, flags, flag):
+    line = assert_usage_error(*run(capsys, "preview", str(text_file), *flags), flag)
+    assert line.startswith(f"ragchunk: error: {flag}: ")
+
+
+# --- a real process -------------------------------------------------------------------
+
+
+def python_m_ragchunk(*argv: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "pycore")}
+    return subprocess.run([sys.executable, "-m", "ragchunk", *argv], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=60)
+
+
+def test_subprocess_calc():
+    done = python_m_ragchunk("calc", "--tokens", "10,000", "--size", "512", "--overlap", "64", "--json")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(done.stdout)["chunks"] == 23
+
+
+def test_subprocess_error_exit():
+    done = python_m_ragchunk("calc", "--tokens", "10000", "--size", "512", "--overlap", "512")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "ragchunk: error: --overlap: overlap (512) must be smaller than chunk size (512): lower the overlap"
+    ]

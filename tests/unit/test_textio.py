@@ -1,0 +1,210 @@
+"""ragchunk.textio: file bytes -> text, refusing files that are not text."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from ragchunk import NotTextError, RagchunkError, decode_document, textio
+from ragchunk.textio import SIGNATURES, Document, check_text, sniff_binary
+
+# Everything a person can type except control characters, and no BOM character in front.
+PRINTABLE = st.text(st.characters(blacklist_categories=("Cs", "Cc")) | st.sampled_from("\t\n\r"), max_size=200)
+
+
+def test_utf8():
+    text = "Привет, мир! नमस्ते 👍🏽 日本語\n"
+    document = decode_document(text.encode("utf-8"))
+    assert document == Document(text, [], 0)
+
+
+def test_utf8_bom_is_dropped():
+    document = decode_document(b"\xef\xbb\xbf" + "# Заголовок\n".encode("utf-8"))
+    assert document.text == "# Заголовок\n"
+    assert document.notes == [] and document.replaced == 0
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_utf16_with_bom(codec):
+    text = "Привет, мир! 👍🏽 plain ASCII too"
+    bom = {"utf-16": b"", "utf-16-le": b"\xff\xfe", "utf-16-be": b"\xfe\xff"}[codec]
+    document = decode_document(bom + text.encode(codec), "notes.txt")
+    assert document.text == text
+    assert document.notes == ["notes.txt was decoded as UTF-16"]
+
+
+@pytest.mark.parametrize(
+    ("data", "text", "replaced"),
+    [
+        (b"caf\xe9", "caf\ufffd", 1),
+        (b"caf\xe9 cr\xe8me", "caf\ufffd cr\ufffdme", 2),
+        (b"\xe2\x82 end", "\ufffd end", 1),  # a truncated 3-byte sequence is one maximal subpart
+        (b"ok \xc3\x28", "ok \ufffd(", 1),
+        (b"x\xed\xa0\x80y", "x\ufffd\ufffd\ufffdy", 3),  # an encoded surrogate is three bad bytes
+        (b"smile \xf0\x9f\x98!", "smile \ufffd!", 1),
+        ("already \ufffd here ".encode() + b"\xff", "already \ufffd here \ufffd", 1),
+    ],
+)
+def test_invalid_utf8_is_replaced_and_counted(data, text, replaced):
+    document = decode_document(data, "notes.txt")
+    assert document.text == text
+    assert document.replaced == replaced
+    plural = "sequence was" if replaced == 1 else "sequences were"
+    assert document.notes == [
+        f"notes.txt is not valid UTF-8: {replaced} invalid byte {plural} replaced with \ufffd"
+    ]
+
+
+def test_default_name_in_notes():
+    assert decode_document(b"caf\xe9").notes[0].startswith("the file is not valid UTF-8")
+
+
+def signature_sample(magic: bytes, offset: int) -> bytes:
+    return b"\x00\x00\x00\x18"[:offset] + magic + bytes(range(256))
+
+
+@pytest.mark.parametrize(("magic", "offset", "what"), SIGNATURES, ids=[what for _, _, what in SIGNATURES])
+def test_every_signature_is_refused(magic, offset, what):
+    with pytest.raises(NotTextError) as caught:
+        decode_document(signature_sample(magic, offset), "upload.bin")
+    assert caught.value.field == "file"
+    message = str(caught.value)
+    assert f"upload.bin is {what}, not text" in message
+    assert "export it as .txt or .md" in message
+    assert isinstance(caught.value, RagchunkError)
+
+
+@pytest.mark.parametrize(
+    ("data", "what"),
+    [
+        (b"%PDF-1.7\n% only printable bytes follow\n", "a PDF document"),
+        (b"GIF89a printable", "a GIF image"),
+        (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    ],
+)
+def test_signatures_need_no_binary_tail(data, what):
+    assert sniff_binary(data) == what
+
+
+@pytest.mark.parametrize(
+    ("data", "what"),
+    [
+        (b"hello\x00world", "a binary file (it contains NUL bytes)"),
+        (b"\x00", "a binary file (it contains NUL bytes)"),
+        ("Hello".encode("utf-16-le"), "a binary file (it contains NUL bytes)"),  # UTF-16 without a BOM
+        ("Привет".encode("utf-16-le"), "a binary file"),  # no NUL, but mostly control bytes
+        (bytes([1, 2, 3, 4, 5, 6, 7, 8]) * 10, "a binary file"),
+    ],
+)
+def test_binary_content_is_refused(data, what):
+    with pytest.raises(NotTextError) as caught:
+        decode_document(data)
+    assert caught.value.field == "file"
+    assert f"the file is {what}, not text" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["MZ is a region code", "MZ", "BMW makes cars", "BM\nsecond line", "BMI and MZ\n" * 3, "BM\x1b[1mbold\x1b[0m"],
+)
+def test_text_starting_like_bmp_or_exe_stays_text(text):
+    assert decode_document(text.encode("utf-8")).text == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ID3 tags hold the title and the artist of an MP3 file.\n",
+        "RIFF is the container format of WAV and AVI files.\n",
+        "The ftyp box opens every MP4 file.\n",
+    ],
+)
+def test_text_starting_like_other_printable_signatures_stays_text(text):
+    # Real ID3, RIFF and MP4 headers carry binary size fields right after the magic.
+    assert decode_document(text.encode("utf-8")).text == text
+
+
+def test_real_bmp_and_exe_headers_are_still_refused():
+    with pytest.raises(NotTextError, match="a BMP image"):
+        decode_document(b"BM\x36\x00\x0c\x00\x00\x00\x00\x00\x36\x00\x00\x00")
+    with pytest.raises(NotTextError, match="a Windows executable"):
+        decode_document(b"MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00")
+
+
+def test_a_few_control_characters_are_still_text():
+    text = "Title\x0c\nbody with a form feed, a tab\t and an escape \x1b[0m\n" * 5
+    assert decode_document(text.encode()).text == text
+
+
+def test_too_large(monkeypatch):
+    monkeypatch.setattr(textio, "MAX_DOCUMENT_BYTES", 10)
+    assert decode_document(b"0123456789").text == "0123456789"
+    with pytest.raises(RagchunkError) as caught:
+        decode_document(b"0123456789A", "big.txt")
+    assert caught.value.field == "file"
+    assert str(caught.value) == "big.txt is too large (11 bytes): the limit is 10 bytes; split it first"
+
+
+def test_too_large_is_checked_before_sniffing(monkeypatch):
+    monkeypatch.setattr(textio, "MAX_DOCUMENT_BYTES", 4)
+    with pytest.raises(RagchunkError, match="too large"):
+        decode_document(b"%PDF-1.7")
+
+
+@pytest.mark.parametrize("text", ["", " ", "\n\t  \r\n", "\u3000\u00a0"])
+def test_check_text_refuses_empty_text(text):
+    with pytest.raises(RagchunkError) as caught:
+        check_text(text)
+    assert caught.value.field == "text"
+    assert str(caught.value) == "text is empty: paste some text or drop a file"
+
+
+@pytest.mark.parametrize(
+    ("text", "clean"),
+    [
+        ("a\ud800b", "a\ufffdb"),
+        ("\udfff end", "\ufffd end"),
+        ("pair \ud83d\ude00", "pair \ufffd\ufffd"),
+        ("fine 👍🏽", "fine 👍🏽"),
+        ("x", "x"),
+    ],
+)
+def test_check_text_replaces_lone_surrogates(text, clean):
+    result = check_text(text)
+    assert result == clean
+    result.encode("utf-8")
+
+
+@settings(max_examples=150, deadline=None)
+@given(PRINTABLE)
+def test_printable_utf8_text_survives(text):
+    assume(text and not text.startswith("\ufeff"))
+    assume(not any(text.encode().startswith(magic) for magic, offset, _ in SIGNATURES if offset == 0))
+    document = decode_document(text.encode("utf-8"))
+    assert document.text == text
+    assert document.notes == [] and document.replaced == 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=100))
+def test_any_text_with_a_utf16_bom_survives(text):
+    assert decode_document(text.encode("utf-16")).text == text
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=200))
+def test_any_bytes_decode_or_are_refused_by_name(data):
+    try:
+        document = decode_document(data)
+    except NotTextError as err:
+        assert err.field == "file"
+        assert "not text" in str(err)
+    else:
+        assert len(document.notes) <= 1
+        if document.notes and "UTF-8" in document.notes[0]:
+            assert 0 < document.replaced <= document.text.count("\ufffd")
+        else:
+            assert document.replaced == 0
+        if not document.notes:
+            assert document.text == data.removeprefix(b"\xef\xbb\xbf").decode("utf-8")

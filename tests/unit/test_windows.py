@@ -1,0 +1,242 @@
+"""ragchunk.windows (fixed token windows with character offsets) and ragchunk.offsets.
+
+The oracle for a window's character span is computed here from first principles: the
+window's tokens cover a byte range of the UTF-8 text; the span is the smallest run of
+whole characters that contains it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import sys
+from itertools import accumulate
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+if str(Path(__file__).parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).parent))
+
+from strategies import ENCODING_NAMES, any_text, chunking, encodings, multibyte_text  # noqa: E402
+
+import ragchunk  # noqa: E402
+from ragchunk import RagchunkError, Window, get_tokenizer, plan, windows  # noqa: E402
+from ragchunk.offsets import ByteToChar  # noqa: E402
+
+DOCUMENTS = sorted((Path(__file__).resolve().parents[1] / "data" / "md").glob("*.md"))
+
+BOUNDARY_TEXTS = [
+    "Привет, мир",
+    "नमस्ते दुनिया",
+    "👍🏽👨\u200d👩\u200d👧\u200d👦🇺🇦",
+    "日本語の文章",
+    "e\u0301a\u0300 n\u0303",
+    "ok 👍🏽 done",
+]
+
+
+def char_starts(text: str) -> list[int]:
+    """Byte offset where each character starts, plus the total byte length."""
+    return list(accumulate((len(ch.encode("utf-8")) for ch in text), initial=0))
+
+
+def check_windows(text: str, size: int, overlap: int, name: str, result: list[Window]) -> None:
+    tokenizer = get_tokenizer(name)
+    ids = list(tokenizer.encode(text))
+    n = len(ids)
+    step = size - overlap
+    assert len(result) == (plan(n, size, overlap).chunks if n else 0)
+    lengths = tokenizer.byte_lengths()
+    byte_at = list(accumulate((lengths[i] for i in ids), initial=0))
+    assert byte_at[-1] == len(text.encode("utf-8"))
+    starts = char_starts(text)
+    for k, window in enumerate(result):
+        assert window.index == k
+        assert window.token_start == k * step
+        assert window.token_end == min(k * step + size, n)
+        assert window.tokens == window.token_end - window.token_start > 0
+        first_byte, last_byte = byte_at[window.token_start], byte_at[window.token_end]
+        assert window.start == bisect.bisect_right(starts, first_byte) - 1
+        assert window.end == bisect.bisect_left(starts, last_byte)
+        assert window.text == text[window.start : window.end]
+        assert text.encode("utf-8")[first_byte:last_byte] in window.text.encode("utf-8")
+        if "\ufffd" not in text:
+            assert "\ufffd" not in window.text
+        if k == 0:
+            assert window.start == 0
+            assert window.overlap_tokens == 0
+            assert window.overlap_end == window.start
+        else:
+            previous = result[k - 1]
+            assert window.overlap_tokens == overlap
+            assert previous.start <= window.start <= previous.end <= window.end
+            assert window.overlap_end == previous.end
+            assert previous.text.endswith(text[window.start : window.overlap_end])
+            shared = text.encode("utf-8")[first_byte : byte_at[window.token_start + overlap]]
+            assert shared in text[window.start : window.overlap_end].encode("utf-8")
+    if result:
+        assert result[-1].end == len(text)
+        assert result[-1].token_end == n
+
+
+@pytest.mark.parametrize("name", ENCODING_NAMES)
+@pytest.mark.parametrize("text", BOUNDARY_TEXTS)
+@pytest.mark.parametrize(("size", "overlap"), [(s, o) for s in range(1, 5) for o in range(s)])
+def test_tiny_windows_over_multibyte_characters(text, size, overlap, name):
+    check_windows(text, size, overlap, name, windows(text, size, overlap, get_tokenizer(name)))
+
+
+def test_boundaries_really_fall_inside_characters():
+    tokenizer = get_tokenizer("cl100k_base")
+    text = "👍🏽"
+    ids = tokenizer.encode(text)
+    lengths = tokenizer.byte_lengths()
+    result = windows(text, 1, 0, tokenizer)
+    assert len(result) == len(ids) > 2
+    widened = [w for w in result if len(w.text.encode("utf-8")) > lengths[ids[w.token_start]]]
+    assert widened, "expected a token that is only part of a character"
+    assert "".join(w.text for w in result) != text  # widened windows repeat the split character
+
+
+def test_docstring_example():
+    result = windows("one two three four five", 3, 1, get_tokenizer())
+    assert [w.text for w in result] == ["one two three", " three four five"]
+    assert result[1].overlap_tokens == 1
+    assert "one two three four five"[result[1].start : result[1].overlap_end] == " three"
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda p: p.name)
+@pytest.mark.parametrize(("size", "overlap"), [(64, 16), (7, 3), (200, 0)])
+def test_real_documents(document, size, overlap):
+    text = document.read_text(encoding="utf-8")
+    result = windows(text, size, overlap, get_tokenizer("cl100k_base"))
+    check_windows(text, size, overlap, "cl100k_base", result)
+
+
+def test_there_are_real_documents():
+    assert len(DOCUMENTS) >= 3
+
+
+def test_empty_text_has_no_windows():
+    assert windows("", 512, 64, get_tokenizer()) == []
+
+
+def test_text_that_fits_is_one_window():
+    text = "A short text."
+    result = windows(text, 512, 64, get_tokenizer())
+    assert len(result) == 1
+    assert (result[0].text, result[0].start, result[0].end) == (text, 0, len(text))
+
+
+@pytest.mark.parametrize(("size", "overlap", "field"), [(0, 0, "chunk_size"), (4, 4, "overlap"), (4, -1, "overlap"),
+                                                        (2.5, 0, "chunk_size"), ("4", 1, "chunk_size")])
+def test_invalid_chunking(size, overlap, field):
+    with pytest.raises(RagchunkError) as caught:
+        windows("some text", size, overlap, get_tokenizer())
+    assert caught.value.field == field
+
+
+TEXT = " ".join(f"word{i}" for i in range(60))
+
+
+@pytest.mark.parametrize("limit", [0, 1, 2, 5, 10_000])
+def test_limit_keeps_the_first_windows(limit):
+    tokenizer = get_tokenizer()
+    every = windows(TEXT, 8, 3, tokenizer)
+    assert len(every) > 5
+    assert windows(TEXT, 8, 3, tokenizer, limit=limit) == every[:limit]
+
+
+def test_no_limit_gives_every_window():
+    tokenizer = get_tokenizer()
+    assert len(windows(TEXT, 8, 3, tokenizer, limit=None)) == plan(tokenizer.count(TEXT), 8, 3).chunks
+
+
+def test_window_json_has_every_field():
+    window = windows(TEXT, 8, 3, get_tokenizer())[1]
+    assert window.to_json() == {
+        "index": 1, "text": window.text, "start": window.start, "end": window.end, "token_start": 5,
+        "token_end": 13, "tokens": 8, "overlap_tokens": 3, "overlap_end": window.overlap_end,
+    }
+
+
+def test_public_api_exports_windows():
+    assert ragchunk.windows is windows and ragchunk.Window is Window
+
+
+@settings(max_examples=200, deadline=None)
+@given(any_text(), chunking(max_size=12), encodings)
+def test_windows_property(text, pair, name):
+    size, overlap = pair
+    check_windows(text, size, overlap, name, windows(text, size, overlap, get_tokenizer(name)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(multibyte_text(max_pieces=40), chunking(max_size=40), st.integers(0, 6))
+def test_limit_property(text, pair, limit):
+    size, overlap = pair
+    tokenizer = get_tokenizer("o200k_base")
+    assert windows(text, size, overlap, tokenizer, limit=limit) == windows(text, size, overlap, tokenizer)[:limit]
+
+
+# --- offsets.ByteToChar ---------------------------------------------------------------
+
+
+def test_byte_to_char_example():
+    mapper = ByteToChar("añb")  # a | ñ (2 bytes) | b
+    assert mapper.ascii is False
+    assert [mapper.char(b) for b in range(5)] == [0, 1, 1, 2, 3]
+    assert mapper.char(2, "up") == 2
+    assert mapper.char(2, "down") == 1
+
+
+def test_snap_down_and_up():
+    mapper = ByteToChar("a👍b")  # a | 👍 (4 bytes, 1..4) | b
+    assert [mapper.snap(b, "down") for b in range(7)] == [0, 1, 1, 1, 1, 5, 6]
+    assert [mapper.snap(b, "up") for b in range(7)] == [0, 1, 5, 5, 5, 5, 6]
+
+
+def test_ascii_fast_path():
+    mapper = ByteToChar("plain ascii")
+    assert mapper.ascii is True
+    assert [mapper.char(b, snap) for b in range(12) for snap in ("down", "up")] == [b for b in range(12) for _ in "du"]
+
+
+def test_non_monotonic_queries():
+    text = "Привет, 👍🏽 мир"
+    mapper = ByteToChar(text)
+    starts = char_starts(text)
+    order = [len(text), 0, 7, 3, len(text) - 1, 2, 11, 1, 9, 8]
+    for char_index in order:
+        assert mapper.char(starts[char_index]) == char_index
+
+
+def test_chars_maps_many_offsets_at_once():
+    mapper = ByteToChar("añb")
+    assert mapper.chars([(2, "up"), (2, "down"), (0, "down"), (4, "up")]) == {
+        (0, "down"): 0, (2, "down"): 1, (2, "up"): 2, (4, "up"): 3,
+    }
+
+
+def test_lone_surrogate_counts_as_one_character():
+    mapper = ByteToChar("a\ud800b")
+    assert mapper.char(4) == 2
+    assert mapper.char(2, "up") == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(any_text(), st.data())
+def test_byte_to_char_matches_a_linear_scan(text, data):
+    starts = char_starts(text)
+    total = starts[-1]
+    queries = data.draw(st.lists(st.tuples(st.integers(0, total), st.sampled_from(["down", "up"])), max_size=20))
+    mapper = ByteToChar(text)
+    for offset, snap in queries:
+        if snap == "down":
+            expected = bisect.bisect_right(starts, offset) - 1
+        else:
+            expected = bisect.bisect_left(starts, offset)
+        assert mapper.char(offset, snap) == expected
+        assert mapper.snap(offset, snap) == starts[expected]
