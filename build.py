@@ -292,14 +292,16 @@ def main() -> int:
     serve_parser.add_argument("--port", type=int, default=8000, help="port (0: any free port; default 8000)")
     test_parser = commands.add_parser("test", help="set up, build and run every test")
     test_parser.add_argument("pytest_args", nargs=argparse.REMAINDER, help="arguments passed to pytest")
-    args = parser.parse_args()
+    args, extra = parser.parse_known_args()
+    if extra and args.command != "test":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "build":
         build()
         return 0
     if args.command == "serve":
         serve(args.host, args.port)
         return 0
-    return test(args.pytest_args)
+    return test([*extra, *args.pytest_args])
 
 
 if __name__ == "__main__":
