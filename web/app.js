@@ -227,10 +227,15 @@ async function readFile(file) {
 
 function debounce(action, ms) {
   let timer = 0;
-  return (...args) => {
+  const run = (...args) => {
     clearTimeout(timer);
     timer = setTimeout(() => action(...args), ms);
   };
+  run.now = (...args) => {
+    clearTimeout(timer);
+    action(...args);
+  };
+  return run;
 }
 
 const onText = debounce(() => {
@@ -285,7 +290,8 @@ form.addEventListener("input", (event) => {
   if (["chunk_size", "overlap"].includes(event.target.id)) onChunking();
 });
 form.addEventListener("submit", (event) => event.preventDefault());
-$("text").addEventListener("input", onText);
+// A paste or a drop is one complete edit: count it at once; typing waits for a pause.
+$("text").addEventListener("input", (event) => (event.inputType?.startsWith("insertFrom") ? onText.now() : onText()));
 $("encoding").addEventListener("change", () => {
   if (hasDocument) analyze(null);
 });

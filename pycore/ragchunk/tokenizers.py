@@ -124,21 +124,30 @@ class WasmTokenizer:
 
     ``encoder`` is a Pyodide proxy of that object; ``bpe_ranks`` is the same table text it
     was built from, used only for token byte lengths (character offsets of windows).
+    ``encode_source`` encodes a text that still has its JavaScript original (a
+    ``browser.JsText``) without copying it back to JavaScript.
     """
 
     exact = True
 
-    def __init__(self, name: str, encoder: Any, bpe_ranks: str) -> None:
+    def __init__(self, name: str, encoder: Any, bpe_ranks: str, encode_source: Any = None) -> None:
         self.name = name
         self._encoder = encoder
         self._bpe_ranks = bpe_ranks
+        self._encode_source = encode_source
         self._lengths: array | None = None
 
+    def _ids(self, text: str) -> Any:
+        source = getattr(text, "source", None)
+        if source is not None and self._encode_source is not None:
+            return self._encode_source(source)
+        return self._encoder.encode_ordinary(text)
+
     def encode(self, text: str) -> Sequence[int]:
-        return self._encoder.encode_ordinary(text).to_memoryview()
+        return self._ids(text).to_memoryview()
 
     def count(self, text: str) -> int:
-        return self._encoder.encode_ordinary(text).length
+        return self._ids(text).length
 
     def decode(self, tokens: Iterable[int]) -> str:
         from js import Uint32Array  # only inside Pyodide

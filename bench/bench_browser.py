@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Browser benchmark of the calculator: boot, first exact count, throughput, bytes.
+
+Runs the built site (dist/, rebuilt first) in headless Chromium and prints each figure
+with the reference it is measured against in the same run:
+
+- navigation -> worker ready (cold: a new browser context each run, empty HTTP cache)
+  vs a bare ``loadPyodide`` in a module worker;
+- time from pasting 1 MB of text to the exact token count on the page
+  vs the same WASM encoder called from JS directly (page debounce included and shown);
+- tokenization through the Python core (count, encode, the page's whole ``analyze``)
+  vs the WASM encoder from JS directly vs CPython tiktoken on the same text;
+- bytes transferred on a first visit, raw and gzip.
+
+    python3 bench/bench_browser.py [--runs 5] [--json bench/out/browser.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "pycore"), str(ROOT / "tests" / "e2e")]
+
+import build  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
+TARGET_BYTES = 1_000_000
+TEXT_DEBOUNCE_MS = 300
+
+
+def sample_text(size: int = TARGET_BYTES) -> str:
+    """~1 MB of real mixed text: the READMEs shipped in node_modules plus multilingual prose."""
+    parts = [p.read_text(encoding="utf-8", errors="replace") for p in sorted((ROOT / "node_modules").glob("*/README.md"))]
+    parts.append(
+        "Привет, мир! Это проверка токенизации русского текста. नमस्ते दुनिया। यह हिंदी का वाक्य है। "
+        "日本語のテキスト。def chunk(text, size=512): return [text[i:i + size] for i in range(0, len(text), size)]\n"
+    )
+    block = "\n\n".join(parts)
+    text = (block * (size // len(block.encode()) + 1)).encode()[:size].decode("utf-8", errors="ignore")
+    return text
+
+
+def median(values):
+    return statistics.median(values)
+
+
+def new_page(browser, base_url):
+    context = browser.new_context(base_url=base_url, service_workers="block")
+    page = context.new_page()
+    return context, page
+
+
+def measure_boot(browser, base_url, runs):
+    site, bare, sizes = [], [], None
+    for run in range(runs):
+        context, page = new_page(browser, base_url)
+        responses = []
+        page.on("response", lambda r: responses.append(r))
+        start = time.perf_counter()
+        page.goto("./")
+        first_paint_chunks = page.inner_text("#r-chunks")
+        page.wait_for_selector('#core-status[data-state="ready"]', timeout=120_000)
+        site.append((time.perf_counter() - start) * 1000)
+        if run == 0:
+            sizes = transfer_sizes(responses)
+        context.close()
+
+        context, page = new_page(browser, base_url)
+        page.goto("./bench.html")
+        page.wait_for_function("() => window.benchReady")
+        reply = page.evaluate("() => call('bareBoot')")
+        assert reply["ok"], reply
+        bare.append(reply["result"]["ms"])
+        context.close()
+    return {"site_ready_ms": median(site), "bare_pyodide_ms": median(bare), "first_paint_chunks": first_paint_chunks,
+            "transfer": sizes}
+
+
+def transfer_sizes(responses):
+    raw = gz = 0
+    files = []
+    for response in responses:
+        try:
+            body = response.body()
+        except Exception:  # redirects and aborted requests have no body
+            continue
+        raw += len(body)
+        gz += len(gzip.compress(body, 6))
+        files.append(response.url.rsplit("/", 1)[-1])
+    return {"files": len(files), "raw_bytes": raw, "gzip_bytes": gz}
+
+
+def measure_first_count(browser, base_url, text, runs):
+    page_ms = []
+    for _ in range(runs):
+        context, page = new_page(browser, base_url)
+        page.goto("./")
+        page.wait_for_selector('#core-status[data-state="ready"]', timeout=120_000)
+        elapsed = page.evaluate(
+            """text => new Promise(resolve => {
+                const area = document.querySelector('#text');
+                const tokens = document.querySelector('#t-tokens');
+                const start = performance.now();
+                new MutationObserver((_, observer) => {
+                    if (tokens.textContent) { observer.disconnect(); resolve(performance.now() - start); }
+                }).observe(tokens, {childList: true, characterData: true, subtree: true});
+                area.value = text;
+                area.dispatchEvent(new Event('input', {bubbles: true}));
+            })""",
+            text,
+        )
+        page_ms.append(elapsed)
+        context.close()
+    return median(page_ms)
+
+
+def measure_throughput(browser, base_url, text, runs):
+    context, page = new_page(browser, base_url)
+    page.goto("./bench.html")
+    page.wait_for_function("() => window.benchReady")
+    boot = page.evaluate("() => call('boot')")
+    assert boot["ok"], boot
+    reply = page.evaluate("([text, runs]) => call('throughput', {text, runs})", [text, runs])
+    assert reply["ok"], reply
+    context.close()
+    return reply["result"]
+
+
+def measure_cpython(text, runs):
+    from ragchunk import get_tokenizer
+
+    tokenizer = get_tokenizer("cl100k_base")
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        count = tokenizer.count(text)
+        times.append((time.perf_counter() - start) * 1000)
+    return {"ms": median(times), "tokens": count}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--json", type=Path, default=ROOT / "bench" / "out" / "browser.json")
+    args = parser.parse_args()
+
+    dist = build.build()
+    with tempfile.TemporaryDirectory(prefix="ragchunk-bench-") as tmp:
+        site = Path(tmp) / "site"
+        shutil.copytree(dist, site)
+        for harness in (ROOT / "bench" / "harness").iterdir():
+            shutil.copy(harness, site / harness.name)
+        server = build.make_server(site)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base_url = f"http://127.0.0.1:{server.server_address[1]}/"
+        text = sample_text()
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            boot = measure_boot(browser, base_url, args.runs)
+            first_count = measure_first_count(browser, base_url, text, args.runs)
+            throughput = measure_throughput(browser, base_url, text, args.runs)
+            browser.close()
+        server.shutdown()
+    cpython = measure_cpython(text, args.runs)
+    mb = len(text.encode()) / 1e6
+    results = {
+        "text_mb": mb,
+        "boot": boot,
+        "first_exact_count_ms": first_count,
+        "throughput": throughput,
+        "cpython": cpython,
+    }
+    direct = throughput["directMs"]
+    print(f"text: {mb:.2f} MB, {throughput['tokens']:,} tokens (cl100k_base); same count on every path: "
+          f"{throughput['same'] and throughput['tokens'] == cpython['tokens']}")
+    print(f"default answer at first paint: {boot['first_paint_chunks']} chunks (expected 23)")
+    print(f"worker ready (cold)        {boot['site_ready_ms']:8.0f} ms  = {boot['site_ready_ms'] / boot['bare_pyodide_ms']:.2f} x bare loadPyodide ({boot['bare_pyodide_ms']:.0f} ms)")
+    print(f"first exact count, 1 MB    {first_count:8.0f} ms  = {first_count / direct:.2f} x direct WASM encode "
+          f"(includes the page's {TEXT_DEBOUNCE_MS} ms debounce; {(first_count - TEXT_DEBOUNCE_MS) / direct:.2f} x without)")
+    print(f"WASM encode from JS        {direct:8.1f} ms  = 1.00 (reference, {mb / direct * 1000:.1f} MB/s)")
+    value = throughput["analyzeMs"]
+    print(f"through the Python core    {value:8.1f} ms  = {value / direct:.2f} x ({(value / direct - 1) * 100:+.0f} %; "
+          "text in, JSON out: copy to Python, encode, 5 windows)")
+    print(f"CPython tiktoken count     {cpython['ms']:8.1f} ms  = {cpython['ms'] / direct:.2f} x")
+    t = boot["transfer"]
+    print(f"first visit transfer       {t['raw_bytes']:,} bytes raw, {t['gzip_bytes']:,} gzip, {t['files']} files")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
