@@ -5,6 +5,9 @@ import { Cancelled, Core } from "./bridge.js";
 import { readCalcForm } from "./formula.js";
 
 const PREVIEW_STEP = SPEC.defaults.preview;
+// Chromium lays out a textarea holding megabytes for seconds on the main thread; a paste
+// larger than this is kept out of the box and tokenized directly.
+const LARGE_PASTE_CHARS = 200_000;
 const TEXT_DEBOUNCE_MS = 300;
 
 const $ = (id) => document.getElementById(id);
@@ -294,6 +297,13 @@ form.addEventListener("submit", (event) => event.preventDefault());
 $("text").addEventListener("input", (event) => (event.inputType?.startsWith("insertFrom") ? onText.now() : onText()));
 $("encoding").addEventListener("change", () => {
   if (hasDocument) analyze(null);
+});
+$("text").addEventListener("paste", (event) => {
+  const text = event.clipboardData?.getData("text/plain") ?? "";
+  if (text.length < LARGE_PASTE_CHARS) return;
+  event.preventDefault();
+  $("text").value = "";
+  analyze(text, { name: `Pasted text (${integer(text.length)} characters, kept out of the box so the page stays responsive)` });
 });
 $("more").addEventListener("click", showMore);
 $("cancel").addEventListener("click", () => core.cancel());

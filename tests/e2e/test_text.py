@@ -17,6 +17,19 @@ MULTILINGUAL = (
 ) * 12
 
 
+def paste_large(page, text: str) -> None:
+    """Paste through the clipboard event, as a person's Ctrl+V does."""
+    page.evaluate(
+        """text => {
+            const data = new DataTransfer();
+            data.setData('text/plain', text);
+            document.querySelector('#text').dispatchEvent(
+                new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true}));
+        }""",
+        text,
+    )
+
+
 def expected_windows(text: str, size: int, overlap: int, encoding: str = "cl100k_base"):
     return windows(text, size, overlap, get_tokenizer(encoding))
 
@@ -171,3 +184,26 @@ def test_invalid_utf8_is_decoded_with_replacement_and_said(page):
     assert calc.token_count() == get_tokenizer().count(text)
     notes = page.inner_text("#text-notes")
     assert "latin1.txt is not valid UTF-8" in notes and "replaced" in notes
+
+
+def test_cancel_stops_a_long_tokenization_and_the_tool_recovers(page):
+    calc = CalculatorPage(page).open()
+    paste_large(page, "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 160_000)
+    page.wait_for_selector("#cancel:visible")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#text-status:has-text('Cancelled')")
+    assert not page.is_visible("#text-stats")
+    calc.wait_ready()
+    calc.paste("Short text after a cancel.")
+    assert calc.token_count() == get_tokenizer().count("Short text after a cancel.")
+
+
+def test_a_large_paste_is_counted_without_filling_the_box(page):
+    calc = CalculatorPage(page).open()
+    text = MULTILINGUAL * 50
+    assert len(text) > 200_000
+    calc.after_analysis(lambda: paste_large(page, text))
+    assert calc.token_count() == get_tokenizer().count(text)
+    assert page.input_value("#text") == ""
+    assert "kept out of the box" in calc.text_status()
+    assert [w["text"] for w in calc.windows()] == [w.text for w in expected_windows(text, 512, 64)[:5]]

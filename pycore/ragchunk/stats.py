@@ -1,0 +1,142 @@
+"""Statistics of a split: chunk sizes, what the overlap costs, a size histogram."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+HISTOGRAM_BINS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Bin:
+    """Chunks of ``low`` to ``high`` tokens (both inclusive)."""
+
+    low: int
+    high: int
+    count: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"low": self.low, "high": self.high, "count": self.count}
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """Sizes of the chunks of one split, in tokens of the sizer that made it.
+
+    ``total_tokens`` is what embedding every chunk costs; ``overlap_tokens`` is the part of
+    it that repeats text of the previous chunk, and ``overlap_percent`` that part in percent
+    of the total. The histogram has fixed bins over ``1..size`` so two splits with the same
+    size compare bin by bin.
+    """
+
+    chunks: int
+    min_tokens: int
+    mean_tokens: float
+    median_tokens: float
+    max_tokens: int
+    total_tokens: int
+    overlap_tokens: int
+    overlap_percent: float
+    size: int
+    histogram: tuple[Bin, ...]
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON (the page draws the histogram from ``histogram``)."""
+        return {
+            "chunks": self.chunks,
+            "min_tokens": self.min_tokens,
+            "mean_tokens": self.mean_tokens,
+            "median_tokens": self.median_tokens,
+            "max_tokens": self.max_tokens,
+            "total_tokens": self.total_tokens,
+            "overlap_tokens": self.overlap_tokens,
+            "overlap_percent": self.overlap_percent,
+            "size": self.size,
+            "histogram": [b.to_json() for b in self.histogram],
+        }
+
+
+def bin_edges(size: int, bins: int = HISTOGRAM_BINS) -> list[tuple[int, int]]:
+    """Inclusive ``(low, high)`` token ranges that tile ``1..size`` in at most ``bins`` bins.
+
+    >>> bin_edges(512)[:3], bin_edges(512)[-1]
+    ([(1, 51), (52, 102), (103, 154)], (462, 512))
+    >>> bin_edges(3)
+    [(1, 1), (2, 2), (3, 3)]
+    """
+    count = max(1, min(bins, size))
+    cuts = [round(k * size / count) for k in range(count + 1)]
+    return [(cuts[k] + 1, cuts[k + 1]) for k in range(count)]
+
+
+def compute_stats(tokens: Sequence[int], overlap_tokens: Sequence[int], size: int,
+                  bins: int = HISTOGRAM_BINS) -> Stats:
+    """Statistics of chunks with these token counts and real overlaps, for a target ``size``.
+
+    >>> s = compute_stats([100, 50, 120], [0, 10, 20], 128)
+    >>> s.chunks, s.min_tokens, s.median_tokens, s.max_tokens, s.total_tokens, s.overlap_tokens
+    (3, 50, 100, 120, 270, 30)
+    >>> round(s.overlap_percent, 2), [b.count for b in s.histogram]
+    (11.11, [0, 0, 0, 1, 0, 0, 0, 1, 0, 1])
+
+    No chunks give zeros and empty bins. A count above ``size`` (which a split never
+    makes) lands in the last bin.
+    """
+    edges = bin_edges(size, bins)
+    counts = [0] * len(edges)
+    highs = [high for _, high in edges]
+    for value in tokens:
+        index = 0
+        # Bins are few: a linear walk is simpler than bisect and as fast.
+        while index < len(highs) - 1 and value > highs[index]:
+            index += 1
+        counts[index] += 1
+    total = sum(tokens)
+    repeated = sum(overlap_tokens)
+    return Stats(
+        chunks=len(tokens),
+        min_tokens=min(tokens, default=0),
+        mean_tokens=total / len(tokens) if tokens else 0.0,
+        median_tokens=statistics.median(tokens) if tokens else 0,
+        max_tokens=max(tokens, default=0),
+        total_tokens=total,
+        overlap_tokens=repeated,
+        overlap_percent=repeated / total * 100 if total else 0.0,
+        size=size,
+        histogram=tuple(Bin(low, high, n) for (low, high), n in zip(edges, counts)),
+    )
+
+
+def format_stats(stats: Stats, tokenizer: str = "") -> str:
+    """Statistics as a few aligned lines for a terminal.
+
+    >>> print(format_stats(compute_stats([100, 50], [0, 10], 100, bins=2), "cl100k_base"))
+    chunks          2 (tokens by cl100k_base)
+    tokens          min 50, mean 75.0, median 75, max 100 (target 100)
+    total           150 tokens embedded
+    overlap         10 tokens (6.7 % of the total)
+    histogram          1-50  1 ####################
+                     51-100  1 ####################
+    """
+    by = f" (tokens by {tokenizer})" if tokenizer else ""
+    median = f"{stats.median_tokens:g}"
+    lines = [
+        f"chunks          {stats.chunks:,}{by}",
+        f"tokens          min {stats.min_tokens:,}, mean {stats.mean_tokens:,.1f}, median {median}, "
+        f"max {stats.max_tokens:,} (target {stats.size:,})",
+        f"total           {stats.total_tokens:,} tokens embedded",
+        f"overlap         {stats.overlap_tokens:,} tokens ({stats.overlap_percent:.1f} % of the total)",
+    ]
+    widest = max((b.count for b in stats.histogram), default=0)
+    label_width = len(f"{stats.size}") * 2 + 1
+    count_width = len(f"{widest}")
+    for index, b in enumerate(stats.histogram):
+        bar = "#" * (round(b.count / widest * 20) if widest else 0)
+        if b.count and not bar:
+            bar = "#"
+        label = f"{b.low}-{b.high}".rjust(label_width)
+        head = "histogram       " if index == 0 else " " * 16
+        lines.append(f"{head}{label}  {b.count:>{count_width}} {bar}".rstrip())
+    return "\n".join(lines)
