@@ -3,20 +3,14 @@
 import { SPEC } from "./spec.js";
 import { Cancelled, Core } from "./bridge.js";
 import { readCalcForm } from "./formula.js";
+import { $, bindCoreStatus, bindDocumentInput, countAnalysis, debounce, integer, percent, setTextStatus, showErrors, TEXT_DEBOUNCE_MS } from "./common.js";
 
 const PREVIEW_STEP = SPEC.defaults.preview;
-// Chromium lays out a textarea holding megabytes for seconds on the main thread; a paste
-// larger than this is kept out of the box and tokenized directly.
-const LARGE_PASTE_CHARS = 200_000;
-const TEXT_DEBOUNCE_MS = 300;
 
-const $ = (id) => document.getElementById(id);
 const form = $("calc");
-const fields = ["doc", "chars_per_token", "chunk_size", "overlap", "price"];
 const errorSlots = [...document.querySelectorAll(".error[data-for]")];
-
-const integer = (n) => n.toLocaleString("en-US");
-const percent = (share) => `${(share * 100).toFixed(1)} %`;
+const calcSlots = errorSlots.filter((slot) => slot.closest("#calc"));
+const textSlots = errorSlots.filter((slot) => !slot.closest("#calc"));
 
 function money(cost) {
   if (cost === 0) return "0";
@@ -43,20 +37,6 @@ function readForm() {
     price: $("price").value,
   };
 }
-
-function showErrors(errors, slots = errorSlots) {
-  for (const slot of slots) {
-    const wanted = slot.dataset.for.split(" ");
-    const error = errors.find((e) => wanted.includes(e.field));
-    slot.textContent = error ? error.message : "";
-    const input = document.querySelector(`[aria-describedby~="${slot.id}"]`);
-    if (input) input.toggleAttribute("aria-invalid", Boolean(error));
-  }
-}
-
-const calcSlots = errorSlots.filter((slot) => slot.closest("#calc"));
-const textSlots = errorSlots.filter((slot) => !slot.closest("#calc"));
-
 
 function renderPlan(reply, source) {
   $("results").dataset.source = source;
@@ -97,12 +77,6 @@ function recalculate() {
 function chunkSettings() {
   const mirror = readCalcForm(SPEC, { ...readForm(), unit: "tokens", doc: "1", price: "" });
   return mirror.ok ? { chunk_size: mirror.result.chunk_size, overlap: mirror.result.overlap } : null;
-}
-
-function setTextStatus(message, busy = false) {
-  $("text-status").textContent = message;
-  $("cancel").hidden = !busy;
-  $("drop").dataset.busy = busy ? "true" : "false";
 }
 
 function clearTextResults() {
@@ -196,7 +170,7 @@ async function analyze(document, { name = "", fillLength = true } = {}) {
     return;
   }
   if (seq !== textSeq) return;
-  $("drop").dataset.analyses = String(Number($("drop").dataset.analyses ?? 0) + 1);
+  countAnalysis();
   if (!reply.ok) {
     hasDocument = false;
     clearTextResults();
@@ -218,112 +192,39 @@ async function showMore() {
   else showErrors(reply.errors ?? [{ field: "text", message: `Internal error: ${reply.internal}` }], textSlots);
 }
 
-async function readFile(file) {
-  if (file.size > SPEC.limits.document_bytes) {
-    showErrors([{ field: "file", message: `${file.name} is too large (${integer(file.size)} bytes): the limit is ${integer(SPEC.limits.document_bytes)} bytes; split it first` }]);
-    return;
-  }
-  $("text").value = "";
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  await analyze(bytes, { name: file.name });
-}
-
-function debounce(action, ms) {
-  let timer = 0;
-  const run = (...args) => {
-    clearTimeout(timer);
-    timer = setTimeout(() => action(...args), ms);
-  };
-  run.now = (...args) => {
-    clearTimeout(timer);
-    action(...args);
-  };
-  return run;
-}
-
-const onText = debounce(() => {
-  const text = $("text").value;
-  if (!text.trim()) {
-    hasDocument = false;
-    textSeq++;
-    clearTextResults();
-    setTextStatus("");
-    showErrors(text ? [{ field: "text", message: "text is empty: paste some text or drop a file" }] : [], textSlots);
-    return;
-  }
-  analyze(text);
-}, TEXT_DEBOUNCE_MS);
-
 const onChunking = debounce(() => {
   if (hasDocument && chunkSettings()) analyze(null, { fillLength: false });
 }, TEXT_DEBOUNCE_MS);
 
-// --- core status ------------------------------------------------------------------------
-
-core.addEventListener("progress", ({ detail }) => {
-  if (core.isReady) {
-    // After boot, progress belongs to the text being processed.
-    setTextStatus(`${detail.stage}…`, true);
-    return;
-  }
-  $("core-status").dataset.state = "booting";
-  $("core-progress").max = detail.total;
-  $("core-progress").value = detail.done;
-  $("core-stage").textContent = `${detail.stage} (${detail.done}/${detail.total})`;
-});
-core.addEventListener("ready", ({ detail }) => {
-  $("core-status").dataset.state = "ready";
-  $("core-progress").value = $("core-progress").max;
-  $("core-stage").textContent = `Ready: exact tokenizer loaded in ${(detail.bootMs / 1000).toFixed(1)} s, running in your browser.`;
-  recalculate();
-});
-core.addEventListener("failed", ({ detail }) => {
-  $("core-status").dataset.state = "failed";
-  $("core-stage").textContent = `The tokenizer could not start: ${detail.message}. The calculator still works; reload to retry.`;
-});
-core.addEventListener("restarting", () => {
-  $("core-status").dataset.state = "booting";
-  $("core-stage").textContent = "Restarting the tokenizer…";
-});
-
 // --- wiring -----------------------------------------------------------------------------
+
+bindCoreStatus(core, {
+  onReady: recalculate,
+  onTaskProgress: (stage) => setTextStatus(`${stage}…`, true),
+  stillWorks: " The calculator still works.",
+});
+bindDocumentInput({
+  onDocument: (document, name) => analyze(document, { name }),
+  onEmpty: (hadText) => {
+    hasDocument = false;
+    textSeq++;
+    clearTextResults();
+    setTextStatus("");
+    showErrors(hadText ? [{ field: "text", message: "text is empty: paste some text or drop a file" }] : [], textSlots);
+  },
+  onTooLarge: (message) => showErrors([{ field: "file", message }], textSlots),
+});
 
 form.addEventListener("input", (event) => {
   recalculate();
   if (["chunk_size", "overlap"].includes(event.target.id)) onChunking();
 });
 form.addEventListener("submit", (event) => event.preventDefault());
-// A paste or a drop is one complete edit: count it at once; typing waits for a pause.
-$("text").addEventListener("input", (event) => (event.inputType?.startsWith("insertFrom") ? onText.now() : onText()));
 $("encoding").addEventListener("change", () => {
   if (hasDocument) analyze(null);
 });
-$("text").addEventListener("paste", (event) => {
-  const text = event.clipboardData?.getData("text/plain") ?? "";
-  if (text.length < LARGE_PASTE_CHARS) return;
-  event.preventDefault();
-  $("text").value = "";
-  analyze(text, { name: `Pasted text (${integer(text.length)} characters, kept out of the box so the page stays responsive)` });
-});
 $("more").addEventListener("click", showMore);
 $("cancel").addEventListener("click", () => core.cancel());
-$("file").addEventListener("change", () => {
-  const file = $("file").files[0];
-  if (file) readFile(file);
-  $("file").value = "";
-});
-const drop = $("drop");
-drop.addEventListener("dragover", (event) => {
-  event.preventDefault();
-  drop.classList.add("dragging");
-});
-drop.addEventListener("dragleave", () => drop.classList.remove("dragging"));
-drop.addEventListener("drop", (event) => {
-  event.preventDefault();
-  drop.classList.remove("dragging");
-  const file = event.dataTransfer?.files?.[0];
-  if (file) readFile(file);
-});
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && !$("cancel").hidden) core.cancel();
 });

@@ -1,0 +1,129 @@
+// What both tools share: formatting, field errors, the core status line and the document
+// input (paste, large paste, drop, file). DOM only; no logic of the core lives here.
+import { SPEC } from "./spec.js";
+
+export const $ = (id) => document.getElementById(id);
+export const integer = (n) => n.toLocaleString("en-US");
+export const percent = (share) => `${(share * 100).toFixed(1)} %`;
+
+// Chromium lays out a textarea holding megabytes for seconds on the main thread; a paste
+// larger than this is kept out of the box and processed directly.
+export const LARGE_PASTE_CHARS = 200_000;
+export const TEXT_DEBOUNCE_MS = 300;
+
+/** `action` after `ms` of quiet; `.now()` runs it at once and drops the pending call. */
+export function debounce(action, ms) {
+  let timer = 0;
+  const run = (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => action(...args), ms);
+  };
+  run.now = (...args) => {
+    clearTimeout(timer);
+    action(...args);
+  };
+  run.cancel = () => clearTimeout(timer);
+  return run;
+}
+
+/** Put each error next to its field (`.error[data-for~=field]`) and mark the input invalid. */
+export function showErrors(errors, slots) {
+  for (const slot of slots) {
+    const wanted = slot.dataset.for.split(" ");
+    const error = errors.find((e) => wanted.includes(e.field));
+    slot.textContent = error ? error.message : "";
+    const input = document.querySelector(`[aria-describedby~="${slot.id}"]`);
+    if (input) input.toggleAttribute("aria-invalid", Boolean(error));
+  }
+}
+
+/**
+ * Show the worker's boot stages in #core-status; after boot, progress goes to
+ * `onTaskProgress(stage)`. `onReady()` runs each time the core is (again) ready.
+ */
+export function bindCoreStatus(core, { onReady = () => {}, onTaskProgress = () => {}, stillWorks = "" } = {}) {
+  core.addEventListener("progress", ({ detail }) => {
+    if (core.isReady) {
+      onTaskProgress(detail.stage);
+      return;
+    }
+    $("core-status").dataset.state = "booting";
+    $("core-progress").max = detail.total;
+    $("core-progress").value = detail.done;
+    $("core-stage").textContent = `${detail.stage} (${detail.done}/${detail.total})`;
+  });
+  core.addEventListener("ready", ({ detail }) => {
+    $("core-status").dataset.state = "ready";
+    $("core-progress").value = $("core-progress").max;
+    $("core-stage").textContent = `Ready: exact tokenizer loaded in ${(detail.bootMs / 1000).toFixed(1)} s, running in your browser.`;
+    onReady();
+  });
+  core.addEventListener("failed", ({ detail }) => {
+    $("core-status").dataset.state = "failed";
+    $("core-stage").textContent = `The tokenizer could not start: ${detail.message}.${stillWorks} Reload to retry.`;
+  });
+  core.addEventListener("restarting", () => {
+    $("core-status").dataset.state = "booting";
+    $("core-stage").textContent = "Restarting the tokenizer…";
+  });
+}
+
+/**
+ * The document input: #text (typing waits for a pause, a paste counts at once, a large
+ * paste bypasses the box), #file and drops on #drop. Calls `onDocument(document, name)`
+ * with a string or a file's bytes (Uint8Array), or `onEmpty(hadText)` for a blank box.
+ */
+export function bindDocumentInput({ onDocument, onEmpty, onTooLarge }) {
+  const area = $("text");
+  const typed = debounce(() => {
+    if (!area.value.trim()) onEmpty(Boolean(area.value));
+    else onDocument(area.value, "");
+  }, TEXT_DEBOUNCE_MS);
+  area.addEventListener("input", (event) => (event.inputType?.startsWith("insertFrom") ? typed.now() : typed()));
+  area.addEventListener("paste", (event) => {
+    const text = event.clipboardData?.getData("text/plain") ?? "";
+    if (text.length < LARGE_PASTE_CHARS) return;
+    event.preventDefault();
+    typed.cancel();
+    area.value = "";
+    onDocument(text, `Pasted text (${integer(text.length)} characters, kept out of the box so the page stays responsive)`);
+  });
+  const readFile = async (file) => {
+    if (file.size > SPEC.limits.document_bytes) {
+      onTooLarge(`${file.name} is too large (${integer(file.size)} bytes): the limit is ${integer(SPEC.limits.document_bytes)} bytes; split it first`);
+      return;
+    }
+    typed.cancel();
+    area.value = "";
+    onDocument(new Uint8Array(await file.arrayBuffer()), file.name);
+  };
+  $("file").addEventListener("change", () => {
+    const file = $("file").files[0];
+    if (file) readFile(file);
+    $("file").value = "";
+  });
+  const drop = $("drop");
+  drop.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    drop.classList.add("dragging");
+  });
+  drop.addEventListener("dragleave", () => drop.classList.remove("dragging"));
+  drop.addEventListener("drop", (event) => {
+    event.preventDefault();
+    drop.classList.remove("dragging");
+    const file = event.dataTransfer?.files?.[0];
+    if (file) readFile(file);
+  });
+}
+
+/** Busy state and status line of the document panel (#text-status, #cancel, #drop). */
+export function setTextStatus(message, busy = false) {
+  $("text-status").textContent = message;
+  $("cancel").hidden = !busy;
+  $("drop").dataset.busy = busy ? "true" : "false";
+}
+
+/** Count a finished request on #drop[data-analyses] (tests wait on it). */
+export function countAnalysis() {
+  $("drop").dataset.analyses = String(Number($("drop").dataset.analyses ?? 0) + 1);
+}
