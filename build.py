@@ -39,6 +39,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 TIKTOKEN_FILES = ("lite/tiktoken_bg.js", "lite/tiktoken_bg.wasm")
 ENCODER_NAMES = ("cl100k_base", "o200k_base", "p50k_base", "r50k_base")
+SERVICE_WORKER = "sw.js"
 # Fixed zip timestamps make the wheel byte-for-byte reproducible.
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 
@@ -145,7 +146,7 @@ def render(template: str, values: dict[str, str]) -> str:
         template = template.replace("{{" + key + "}}", value)
     if "{{" in template:
         start = template.index("{{")
-        raise SystemExit(f"build.py: unknown placeholder {template[start:start + 40]!r} in web/index.html")
+        raise SystemExit(f"build.py: unknown placeholder {template[start:start + 40]!r} in a page of web/")
     return template
 
 
@@ -174,8 +175,10 @@ def build() -> Path:
 
     spec = {**form_spec(), "version": core_version(), "wheel": f"assets/wheels/{wheel_hash}/{wheel.name}"}
     for path in sorted(WEB.iterdir()):
-        if path.name == "index.html":
-            (DIST / "index.html").write_text(render(path.read_text(encoding="utf-8"), page_values()), encoding="utf-8")
+        if path.name == SERVICE_WORKER:
+            continue
+        if path.suffix == ".html":
+            (DIST / path.name).write_text(render(path.read_text(encoding="utf-8"), page_values()), encoding="utf-8")
         elif path.is_file():
             copy(path, DIST / path.name)
     (DIST / "spec.js").write_text(
@@ -192,6 +195,13 @@ def build() -> Path:
     for name in manifest["files"]:
         digest.update(name.encode() + b"\0" + (DIST / name).read_bytes())
     manifest["hash"] = digest.hexdigest()[:16]
+    # Everything a first visit needs; the other encodings are cached on first use.
+    precache = ["./"] + [name for name in manifest["files"] if not name.startswith("assets/encoders/")]
+    precache.append(f"assets/encoders/{spec['defaults']['encoding']}.json")
+    worker = (WEB / SERVICE_WORKER).read_text(encoding="utf-8")
+    worker = worker.replace("{{build.hash}}", manifest["hash"]).replace("{{build.precache}}", json.dumps(precache))
+    (DIST / SERVICE_WORKER).write_text(worker, encoding="utf-8")
+    manifest["precache"] = precache
     (DIST / "build.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     log(f"built {DIST} ({len(manifest['files'])} files, {sum(manifest['files'].values()):,} bytes, hash {manifest['hash']})")
     return DIST

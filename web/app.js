@@ -3,7 +3,7 @@
 import { SPEC } from "./spec.js";
 import { Cancelled, Core } from "./bridge.js";
 import { readCalcForm } from "./formula.js";
-import { $, bindCoreStatus, bindDocumentInput, countAnalysis, debounce, integer, percent, setTextStatus, showErrors, TEXT_DEBOUNCE_MS } from "./common.js";
+import { $, bindCoreStatus, bindDocumentInput, countAnalysis, debounce, enableOffline, integer, percent, setTextStatus, showErrors, TEXT_DEBOUNCE_MS } from "./common.js";
 
 const PREVIEW_STEP = SPEC.defaults.preview;
 
@@ -230,3 +230,4 @@ document.addEventListener("keydown", (event) => {
 });
 
 recalculate();
+enableOffline();

@@ -127,3 +127,46 @@ export function setTextStatus(message, busy = false) {
 export function countAnalysis() {
   $("drop").dataset.analyses = String(Number($("drop").dataset.analyses ?? 0) + 1);
 }
+
+/**
+ * Register the service worker (sw.js) and say in #offline-status when the site works
+ * offline; when a new build is waiting, offer to switch to it.
+ */
+export async function enableOffline() {
+  const status = $("offline-status");
+  if (!status || !("serviceWorker" in navigator) || !location.protocol.startsWith("http")) return;
+  let registration;
+  try {
+    registration = await navigator.serviceWorker.register("sw.js");
+  } catch {
+    registration = null;
+  }
+  if (!registration) return; // blocked (private mode, browser policy): the site still works online
+  const offerUpdate = (waiting) => {
+    if (!waiting || !navigator.serviceWorker.controller) return;
+    status.replaceChildren("A new version of ragchunk is available. ");
+    const button = Object.assign(document.createElement("button"), { type: "button", textContent: "Switch to it" });
+    button.addEventListener("click", () => waiting.postMessage({ type: "skip-waiting" }));
+    status.append(button);
+    status.dataset.state = "update";
+  };
+  offerUpdate(registration.waiting);
+  registration.addEventListener("updatefound", () => {
+    const incoming = registration.installing;
+    incoming?.addEventListener("statechange", () => {
+      if (incoming.state === "installed") offerUpdate(incoming);
+    });
+  });
+  let reloading = false;
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (status.dataset.state === "update" && !reloading) {
+      reloading = true;
+      location.reload();
+    }
+  });
+  await navigator.serviceWorker.ready;
+  if (status.dataset.state !== "update") {
+    status.textContent = "Ready to work offline: this site keeps working without a connection.";
+    status.dataset.state = "ready";
+  }
+}

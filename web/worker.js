@@ -1,7 +1,7 @@
 // The module worker: all tokenization and chunking happen here, in the engine (engine.js).
 //
 // Protocol (see bridge.js for the other end):
-//   in:  {id, type: "calculate" | "analyze", payload, document?}
+//   in:  {id, type: "calculate" | "analyze" | "split" | "export", payload, document?}
 //   out: {id, ok: true, result} | {id, ok: false, errors: [{field, message}]} | {id, ok: false, internal}
 //        {type: "progress", stage, done, total}   boot and loading stages
 //        {type: "ready", version, bootMs}        | {type: "failed", message}
@@ -18,15 +18,13 @@ function progress(stage, done, total) {
 
 async function answer(message) {
   const { id, type, payload = {}, document = null } = message;
-  if (type === "analyze") {
-    const encoding = payload.encoding ?? SPEC.defaults.encoding;
-    if (!SPEC.encodings[encoding]) {
-      return { id, ok: false, errors: [{ field: "encoding", message: `encoding (${encoding}) is not known` }] };
-    }
+  // The estimate needs no table; an unknown name is left for Python to refuse.
+  const encoding = type === "analyze" ? (payload.encoding ?? SPEC.defaults.encoding) : payload.encoding;
+  if (encoding && SPEC.encodings[encoding]) {
     if (!engine.hasEncoder(encoding)) progress(`Loading the ${encoding} tokenizer`, 0, 1);
     await engine.ensureEncoder(encoding);
-    if (document !== null) progress("Tokenizing", 0, 1);
   }
+  if (document !== null) progress(type === "split" ? "Splitting" : "Tokenizing", 0, 1);
   const reply = engine.handle(type, payload, document);
   return { id, ...JSON.parse(reply) };
 }

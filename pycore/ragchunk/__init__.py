@@ -8,27 +8,39 @@
 __version__ = "0.1.0"
 
 from .errors import NotTextError, RagchunkError, UnknownEncodingError
+from .export import chunk_record, to_jsonl
 from .plan import Plan, chunk_count, plan, tokens_from_chars
 from .settings import DEFAULT_ENCODING, ENCODINGS
+from .split import BY_CHOICES, Chunk, Split, split
+from .stats import Stats, compute_stats, format_stats
 from .textio import decode_document
 from .tokenizers import CharEstimate, Tokenizer, get_tokenizer
 from .windows import Window, windows
 
 __all__ = [
+    "BY_CHOICES",
     "CharEstimate",
+    "Chunk",
     "DEFAULT_ENCODING",
     "ENCODINGS",
     "NotTextError",
     "Plan",
     "RagchunkError",
+    "Split",
+    "Stats",
     "Tokenizer",
     "UnknownEncodingError",
     "Window",
     "__version__",
     "chunk_count",
+    "chunk_record",
+    "compute_stats",
     "decode_document",
+    "format_stats",
     "get_tokenizer",
     "plan",
+    "split",
+    "to_jsonl",
     "tokens_from_chars",
     "windows",
 ]

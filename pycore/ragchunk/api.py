@@ -11,6 +11,9 @@ Kinds:
   ``analyze``    count tokens of the document and cut the first windows. ``document`` is
                  the pasted text (str) or a file's bytes; without it the last document
                  is reused, so changing a setting does not send the text again.
+  ``split``      the structural split of the document (same ``document`` rule): every
+                 chunk, with its overlap and new text apart, and the statistics.
+  ``export``     the JSONL of the last split, byte for byte what ``ragchunk split`` writes.
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ from typing import Any
 
 from . import __version__
 from .errors import RagchunkError
-from .fields import FormErrors, read_calc_form
-from .plan import check_chunking, chunk_count, plan
-from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, form_spec
+from .fields import FormErrors, parse_number, read_calc_form, read_count, shown
+from .plan import check_chunking, check_ratio, chunk_count, plan
+from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE, form_spec
+from .split import Split, split
+from .export import to_jsonl
 from .textio import check_text, decode_document
-from .tokenizers import REGISTRY, Registry, check_encoding
+from .tokenizers import REGISTRY, CharEstimate, Registry, check_encoding
 from .windows import Window, windows_of_ids
 
 MAX_PREVIEW_WINDOWS = 200
@@ -54,14 +59,23 @@ class Session:
         self._text: str | None = None
         self._notes: list[str] = []
         self._ids: dict[str, Any] = {}
+        self._split: Split | None = None
 
     def handle(self, kind: str, payload_json: str = "{}", document: str | bytes | None = None) -> str:
         """Answer one request; never raises."""
         try:
             payload = json.loads(payload_json or "{}")
-            handler = {"spec": self._spec, "calculate": self._calculate, "analyze": self._analyze}.get(kind)
+            handler = {
+                "spec": self._spec,
+                "calculate": self._calculate,
+                "analyze": self._analyze,
+                "split": self._split_document,
+                "export": self._export,
+            }.get(kind)
             if handler is None or not isinstance(payload, dict):
-                raise RagchunkError("request", f"request kind ({kind}) is not known: use spec, calculate or analyze")
+                raise RagchunkError(
+                    "request", f"request kind ({kind}) is not known: use spec, calculate, analyze, split or export"
+                )
             return json.dumps({"ok": True, "result": handler(payload, document)}, ensure_ascii=False)
         except FormErrors as err:
             return json.dumps({"ok": False, "errors": [e.to_json() for e in err.errors]}, ensure_ascii=False)
@@ -113,8 +127,68 @@ class Session:
         result["plan"] = plan(len(ids), size, overlap).to_json() if len(ids) else None
         return result
 
+    def _split_document(self, payload: dict, document: str | bytes | None) -> dict[str, Any]:
+        if document is not None:
+            self._load(document, str(payload.get("name") or "the file"))
+        errors: list[RagchunkError] = []
+
+        def attempt(read, *args):
+            try:
+                return read(*args)
+            except RagchunkError as err:
+                errors.append(err)
+                return None
+
+        size = attempt(read_count, "chunk_size", str(payload.get("chunk_size", "")), 1, MAX_CHUNK_SIZE)
+        overlap = attempt(read_count, "overlap", str(payload.get("overlap", "")), 0, MAX_CHUNK_SIZE - 1)
+        if "chars_per_token" in payload:
+            raw = str(payload["chars_per_token"])
+            ratio = attempt(lambda: check_ratio(parse_number("chars_per_token", raw), shown=shown(raw)))
+            sizer = None if ratio is None else CharEstimate(ratio)
+        else:
+            encoding = attempt(check_encoding, str(payload.get("encoding", DEFAULT_ENCODING)))
+            sizer = None if encoding is None else self._registry.get(encoding)
+        if size is not None and overlap is not None:
+            attempt(check_chunking, size, overlap)
+        if self._text is None:
+            errors.append(RagchunkError("text", "text is empty: paste some text or drop a file"))
+        if errors:
+            raise FormErrors(errors)
+        text = self._text
+        result = split(text, by=str(payload.get("by", "headings")), size=size, overlap=overlap, tokenizer=sizer)
+        self._split = result
+        return {
+            "tokenizer": result.tokenizer,
+            "by": result.by,
+            "size": result.size,
+            "overlap": result.overlap,
+            "chars": len(text),
+            "notes": list(self._notes),
+            "stats": result.stats.to_json(),
+            "chunks": [
+                {
+                    "id": c.id,
+                    "start": c.start,
+                    "end": c.end,
+                    "content_start": c.content_start,
+                    "heading": c.heading,
+                    "heading_path": list(c.heading_path),
+                    "tokens": c.tokens,
+                    "overlap_tokens": c.overlap_tokens,
+                    "overlap_text": text[c.start : c.content_start],
+                    "new_text": text[c.content_start : c.end],
+                }
+                for c in result.chunks
+            ],
+        }
+
+    def _export(self, payload: dict, document: object) -> dict[str, Any]:
+        if self._split is None:
+            raise RagchunkError("text", "nothing is split yet: paste some text or drop a file first")
+        return {"jsonl": to_jsonl(self._split)}
+
     def _load(self, document: str | bytes, name: str) -> None:
-        self._text, self._ids, self._notes = None, {}, []
+        self._text, self._ids, self._notes, self._split = None, {}, [], None
         if isinstance(document, (bytes, bytearray, memoryview)):
             decoded = decode_document(bytes(document), name)
             text, notes = decoded.text, decoded.notes

@@ -1,4 +1,4 @@
-"""Command line: ``python -m ragchunk calc | tokens | preview``.
+"""Command line: ``python -m ragchunk calc | tokens | preview | split``.
 
 Bad input prints one line on stderr naming the flag and the fix, and exits with 2.
 """
@@ -13,11 +13,14 @@ from typing import NoReturn, TextIO
 
 from . import __version__
 from .errors import RagchunkError
-from .fields import FormErrors, read_calc_form, read_count
-from .plan import Plan
+from .export import to_jsonl
+from .fields import FormErrors, parse_number, read_calc_form, read_count, shown
+from .plan import Plan, check_ratio
 from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, ENCODINGS, MAX_CHUNK_SIZE
+from .split import BY_CHOICES, split
+from .stats import format_stats
 from .textio import check_text, decode_document
-from .tokenizers import get_tokenizer
+from .tokenizers import CharEstimate, get_tokenizer
 from .windows import windows
 
 FLAGS = {
@@ -31,6 +34,8 @@ FLAGS = {
     "preview": "--count",
     "file": "FILE",
     "text": "FILE",
+    "by": "--by",
+    "output": "-o",
 }
 EXIT_USAGE = 2
 
@@ -71,6 +76,19 @@ def build_parser() -> Parser:
             sub.add_argument("--overlap", metavar="O", required=True, help="overlap in tokens")
             sub.add_argument("--count", metavar="N", default=str(DEFAULT_PREVIEW_WINDOWS),
                              help="windows to show (default %(default)s; 0 for all)")
+
+    cut = commands.add_parser("split", help="structural chunks of a text as JSONL")
+    cut.add_argument("file", metavar="FILE", help="a UTF-8 text or Markdown file, or - for standard input")
+    cut.add_argument("--by", metavar="B", default="headings",
+                     help=f"the boundary packed: {', '.join(BY_CHOICES)} (default %(default)s)")
+    cut.add_argument("--size", metavar="S", required=True, help="target chunk size in tokens")
+    cut.add_argument("--overlap", metavar="O", required=True, help="most tokens repeated from the previous chunk")
+    sizer = cut.add_mutually_exclusive_group()
+    sizer.add_argument("--encoding", metavar="E", choices=list(ENCODINGS),
+                       help=f"exact tokens of one of {', '.join(ENCODINGS)} (default {DEFAULT_ENCODING})")
+    sizer.add_argument("--chars-per-token", metavar="R", help="estimate tokens as characters / R instead")
+    cut.add_argument("-o", metavar="OUT", dest="output", help="write the JSONL here instead of standard output")
+    cut.add_argument("--stats", action="store_true", help="print statistics to standard error")
     return parser
 
 
@@ -152,6 +170,36 @@ def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
         print(f"[{head}]{text[window.overlap_end:window.end]}" if head else window.text, file=out)
 
 
+def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
+    if args.by not in BY_CHOICES:
+        raise RagchunkError("by", f"by ({shown(args.by)}) is not known: choose one of {', '.join(BY_CHOICES)}")
+    size = read_count("chunk_size", args.size, 1, MAX_CHUNK_SIZE)
+    overlap = read_count("overlap", args.overlap, 0, MAX_CHUNK_SIZE - 1)
+    if args.chars_per_token is not None:
+        raw = args.chars_per_token
+        sizer = CharEstimate(check_ratio(parse_number("chars_per_token", raw), shown=shown(raw)))
+    else:
+        sizer = args.encoding or DEFAULT_ENCODING
+    text = read_document(args.file, stdin)
+    result = split(text, by=args.by, size=size, overlap=overlap, tokenizer=sizer)
+    data = to_jsonl(result)
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(data)
+        except OSError as err:
+            raise RagchunkError("output", f"OUT ({args.output}) cannot be written: {err.strerror}; check the path") from None
+    elif hasattr(out, "buffer"):
+        # Bytes, so the JSONL is UTF-8 with \n line ends whatever the console's settings.
+        out.flush()
+        out.buffer.write(data.encode("utf-8"))
+        out.buffer.flush()
+    else:
+        out.write(data)
+    if args.stats:
+        print(format_stats(result.stats, result.tokenizer), file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None) -> int:
     """Run the CLI; return the exit code (0, or 2 for bad input)."""
     out = out or sys.stdout
@@ -160,7 +208,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
         args = build_parser().parse_args(argv)
         {"calc": lambda: run_calc(args, out),
          "tokens": lambda: run_tokens(args, out, stdin),
-         "preview": lambda: run_preview(args, out, stdin)}[args.command]()
+         "preview": lambda: run_preview(args, out, stdin),
+         "split": lambda: run_split(args, out, stdin)}[args.command]()
     except UsageError as err:
         print(f"ragchunk: error: {err}", file=sys.stderr)
         return EXIT_USAGE

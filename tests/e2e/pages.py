@@ -78,3 +78,50 @@ class CalculatorPage:
                 meta: li.querySelector('.meta').textContent,
             }))""",
         )
+
+
+@dataclass
+class SplitterPage:
+    page: Page
+
+    def open(self, wait_ready: bool = True) -> SplitterPage:
+        self.page.goto("./splitter.html")
+        if wait_ready:
+            self.page.wait_for_selector('#core-status[data-state="ready"]', timeout=BOOT_TIMEOUT_MS)
+        return self
+
+    def runs(self) -> int:
+        return int(self.page.get_attribute("#drop", "data-analyses") or 0)
+
+    def after_split(self, action) -> None:
+        """Do ``action`` and wait until the page has finished the split it started."""
+        before = self.runs()
+        action()
+        self.page.wait_for_function(
+            "n => Number(document.querySelector('#drop').dataset.analyses ?? 0) > n", arg=before
+        )
+
+    def choose_file(self, name: str, data: bytes, mime: str = "text/markdown") -> None:
+        self.after_split(
+            lambda: self.page.set_input_files("#file", files=[{"name": name, "mimeType": mime, "buffer": data}])
+        )
+
+    def set(self, field: str, value: str) -> None:
+        self.after_split(lambda: self.page.fill(f"#{field}", value))
+
+    def select(self, field: str, value: str) -> None:
+        self.after_split(lambda: self.page.select_option(f"#{field}", value))
+
+    def stat(self, name: str) -> str:
+        return self.page.inner_text(f"#s-{name}")
+
+    def cards(self) -> list[dict]:
+        return self.page.eval_on_selector_all(
+            "#chunk-list .chunk-card",
+            """cards => cards.map(c => ({
+                id: Number(c.dataset.id),
+                meta: c.querySelector('.meta').textContent,
+                head: c.querySelector('mark.overlap')?.textContent ?? '',
+                text: c.querySelector('.window-text').textContent,
+            }))""",
+        )

@@ -1,0 +1,270 @@
+"""Speed and quality of ``ragchunk.split`` and its peers, as ratios to one tiktoken pass.
+
+For each corpus of :mod:`corpus` (real Markdown of about 1 MB and 10 MB, and 1 MB of
+prose) the reference is ONE ``encode_ordinary`` pass of cl100k_base over the same text,
+timed in the same run (median of ``--runs``). Every splitter runs with a target of 512
+tokens and an overlap of 64 (by headings for ragchunk), and is reported as
+
+- ``x pass``: its median time divided by the reference time;
+- ``over``: chunks whose exact cl100k_base count (recounted on the chunk text) exceeds 512;
+- ``coverage``: the share of the corpus's non-whitespace characters found in some chunk
+  (chunks are located by searching their non-whitespace characters in order, so a splitter
+  that rewrites whitespace is not penalised; a chunk that cannot be found covers nothing);
+- ``overlap``: the mean real overlap between neighbouring chunks, in cl100k_base tokens.
+
+Peers are measured where importable (``pip install -e .[bench]``): semantic-text-splitter
+``MarkdownSplitter`` (its own tiktoken sizer), LangChain ``RecursiveCharacterTextSplitter``
+and ``MarkdownTextSplitter`` ``.from_tiktoken_encoder``, chonkie ``RecursiveChunker`` (no
+overlap setting), LlamaIndex ``SentenceSplitter``. Those that are missing are listed.
+tiktoken's own loader would download the cl100k_base table; the benchmark hands it the
+table ragchunk already loaded (from the npm package) so that no network is needed.
+
+The table is printed and written as JSON to ``bench/out/bench_split.json``.
+
+    python3 bench/bench_split.py [--runs 3] [--peers-10mb] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import re
+import statistics
+import sys
+import time
+from bisect import bisect_right
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "pycore"))
+sys.path.insert(0, str(HERE))
+
+import corpus  # noqa: E402
+
+import ragchunk  # noqa: E402
+from ragchunk import get_tokenizer, split  # noqa: E402
+
+SIZE = 512
+OVERLAP = 64
+ENCODING = "cl100k_base"
+_NONSPACE = re.compile(r"\S")
+
+
+def median_seconds(func: Callable[[], object], runs: int) -> tuple[float, object]:
+    """Median time of ``runs`` calls after one untimed warm-up call, and the last result."""
+    times = []
+    result = func()
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = func()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+# --- splitters: each returns the list of chunk texts ----------------------------------------
+
+
+def ragchunk_splitter() -> Callable[[str], list[str]]:
+    return lambda text: [c.text for c in split(text, by="headings", size=SIZE, overlap=OVERLAP, tokenizer=ENCODING).chunks]
+
+
+def plain_encoding(encoding):
+    """``encoding`` without special tokens: ``encode`` then reads "<|endoftext|>" as text.
+
+    The corpora contain that string (tiktoken's own README does); peers that call
+    ``encode`` would otherwise refuse the document. Token ids are those of
+    ``encode_ordinary``.
+    """
+    import tiktoken
+
+    return tiktoken.Encoding(f"{encoding.name}", pat_str=encoding._pat_str,
+                             mergeable_ranks=encoding._mergeable_ranks, special_tokens={})
+
+
+def peers(encoding) -> tuple[dict[str, Callable[[str], list[str]]], list[str]]:
+    """The importable peers, configured alike, and the names of the missing ones."""
+    found: dict[str, Callable[[str], list[str]]] = {}
+    missing: list[str] = []
+    plain = plain_encoding(encoding)
+    try:
+        import tiktoken.registry
+
+        # Offline, tiktoken.get_encoding would try to download the table: hand it ours.
+        tiktoken.registry.ENCODINGS[ENCODING] = plain
+    except ImportError:
+        pass
+    try:
+        from semantic_text_splitter import MarkdownSplitter
+
+        sts = MarkdownSplitter.from_tiktoken_model("gpt-4", SIZE, overlap=OVERLAP)
+        found["semantic-text-splitter Markdown"] = sts.chunks
+    except Exception as err:  # not installed, or a version with another API
+        missing.append(f"semantic-text-splitter ({type(err).__name__})")
+    try:
+        from langchain_text_splitters import MarkdownTextSplitter, RecursiveCharacterTextSplitter
+
+        recursive = RecursiveCharacterTextSplitter.from_tiktoken_encoder(
+            encoding_name=ENCODING, chunk_size=SIZE, chunk_overlap=OVERLAP, disallowed_special=()
+        )
+        markdown = MarkdownTextSplitter.from_tiktoken_encoder(
+            encoding_name=ENCODING, chunk_size=SIZE, chunk_overlap=OVERLAP, disallowed_special=()
+        )
+        found["LangChain Recursive (tiktoken)"] = recursive.split_text
+        found["LangChain MarkdownText (tiktoken)"] = markdown.split_text
+    except Exception as err:
+        missing.append(f"langchain-text-splitters ({type(err).__name__})")
+    try:
+        from chonkie import RecursiveChunker
+
+        RecursiveChunker(tokenizer=plain, chunk_size=SIZE)
+        # A new chunker per call: chonkie caches token counts per instance, and the timed
+        # runs must not reuse the counts of the warm-up run over the same text.
+        found["chonkie Recursive (no overlap)"] = lambda text: [
+            c.text for c in RecursiveChunker(tokenizer=plain, chunk_size=SIZE).chunk(text)
+        ]
+    except Exception as err:
+        missing.append(f"chonkie ({type(err).__name__})")
+    try:
+        from llama_index.core.node_parser import SentenceSplitter
+
+        llama = SentenceSplitter(chunk_size=SIZE, chunk_overlap=OVERLAP, tokenizer=encoding.encode_ordinary)
+        found["LlamaIndex SentenceSplitter"] = llama.split_text
+    except Exception as err:
+        missing.append(f"llama-index-core ({type(err).__name__})")
+    return found, missing
+
+
+# --- quality ----------------------------------------------------------------------------------
+
+
+def quality(text: str, chunks: list[str], count: Callable[[str], int]) -> dict[str, float | int]:
+    """Chunks over the target, coverage of non-whitespace text, mean real overlap."""
+    positions = [m.start() for m in _NONSPACE.finditer(text)]
+    squeezed = "".join(text[p] for p in positions)
+    over = sum(1 for chunk in chunks if count(chunk) > SIZE)
+    located: list[tuple[int, int]] = []
+    cursor = 0
+    for chunk in chunks:
+        needle = "".join(chunk.split())
+        if not needle:
+            continue
+        found = squeezed.find(needle, cursor)
+        if found < 0:
+            found = squeezed.find(needle)
+        if found < 0:
+            continue
+        located.append((found, found + len(needle)))
+        cursor = found + 1
+    covered = 0
+    reach = 0
+    for start, end in sorted(located):
+        if end > reach:
+            covered += end - max(start, reach)
+            reach = end
+    overlaps = []
+    for (a_start, a_end), (b_start, b_end) in zip(located, located[1:]):
+        shared_start, shared_end = max(a_start, b_start), min(a_end, b_end)
+        if shared_end > shared_start:
+            overlaps.append(count(text[positions[shared_start] : positions[shared_end - 1] + 1]))
+        else:
+            overlaps.append(0)
+    return {
+        "chunks": len(chunks),
+        "over_target": over,
+        "coverage": covered / len(squeezed) if squeezed else 1.0,
+        "unlocated": len(chunks) - len(located),
+        "mean_overlap": statistics.mean(overlaps) if overlaps else 0.0,
+    }
+
+
+# --- the run -----------------------------------------------------------------------------------
+
+
+def measure(name: str, text: str, func: Callable[[str], list[str]], reference: float, runs: int,
+            count: Callable[[str], int]) -> dict[str, object]:
+    seconds, chunks = median_seconds(lambda: func(text), runs)
+    row = {"corpus": name, "seconds": seconds, "x_pass": seconds / reference}
+    row.update(quality(text, chunks, count))
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="timed runs per measurement (median)")
+    parser.add_argument("--peers-10mb", action="store_true", help="also run the peers on the 10 MB corpus")
+    parser.add_argument("--quick", action="store_true", help="corpora of 200 kB and 2 MB (a smoke test)")
+    args = parser.parse_args()
+
+    tokenizer = get_tokenizer(ENCODING)
+    encoding = tokenizer._encoding  # the tiktoken.Encoding built from the npm table
+    count = tokenizer.count
+    sizes = (200_000, 2_000_000) if args.quick else (corpus.MB, 10 * corpus.MB)
+    texts = corpus.corpora(sizes, prose=sizes[0])
+    small_name, large_name, prose_name = list(texts)
+    found, missing = peers(encoding)
+
+    print(f"Python {platform.python_version()} on {platform.machine()}, ragchunk {ragchunk.__version__}; "
+          f"target {SIZE} tokens, overlap {OVERLAP}, {ENCODING}; median of {args.runs} runs")
+    for name, text in texts.items():
+        print(f"  {name:14} {len(text.encode()):>11,} bytes  sha256 {corpus.fingerprint(text)}")
+
+    rows: list[dict[str, object]] = []
+    references: dict[str, float] = {}
+    for name, text in texts.items():
+        tokenizer.encode(text)  # warm caches so the reference is not a first call
+        references[name], _ = median_seconds(lambda: encoding.encode_ordinary(text), args.runs)
+        rows.append({"splitter": "ragchunk split (headings)",
+                     **measure(name, text, ragchunk_splitter(), references[name], args.runs, count)})
+        if name == large_name and not args.peers_10mb:
+            continue
+        for peer, func in found.items():
+            try:
+                rows.append({"splitter": peer, **measure(name, text, func, references[name], args.runs, count)})
+            except Exception as err:  # a peer that fails on some input is reported, not fatal
+                rows.append({"splitter": peer, "corpus": name, "error": f"{type(err).__name__}: {err}"[:200]})
+
+    header = f"{'splitter':36} {'corpus':14} {'x pass':>7} {'seconds':>8} {'chunks':>7} {'over':>5} " \
+             f"{'coverage':>9} {'overlap':>8}"
+    print()
+    print(header)
+    print("-" * len(header))
+    for row in rows:
+        if "error" in row:
+            print(f"{row['splitter']:36} {row['corpus']:14} error: {row['error']}")
+            continue
+        print(f"{row['splitter']:36} {row['corpus']:14} {row['x_pass']:7.2f} {row['seconds']:8.3f} "
+              f"{row['chunks']:7,} {row['over_target']:5} {row['coverage'] * 100:8.2f}% {row['mean_overlap']:8.1f}")
+    ours = {row["corpus"]: row for row in rows if row["splitter"].startswith("ragchunk")}
+    per_mb = {name: ours[name]["seconds"] / (len(texts[name].encode()) / 1e6) for name in (small_name, large_name)}
+    linearity = per_mb[large_name] / per_mb[small_name]
+    print()
+    for name, seconds in references.items():
+        print(f"one {ENCODING} pass over {name}: {seconds * 1e3:.1f} ms")
+    print(f"ragchunk time per MB, {large_name} / {small_name}: {linearity:.2f} (1.00 = linear)")
+    if missing:
+        print("not measured (not importable): " + ", ".join(missing))
+
+    out = HERE / "out"
+    out.mkdir(exist_ok=True)
+    report = {
+        "python": platform.python_version(),
+        "ragchunk": ragchunk.__version__,
+        "size": SIZE,
+        "overlap": OVERLAP,
+        "encoding": ENCODING,
+        "runs": args.runs,
+        "corpora": {name: {"bytes": len(text.encode()), "sha256": corpus.fingerprint(text)}
+                    for name, text in texts.items()},
+        "reference_seconds": references,
+        "linearity_per_mb": linearity,
+        "rows": rows,
+        "missing": missing,
+    }
+    (out / "bench_split.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"written: {out / 'bench_split.json'}")
+
+
+if __name__ == "__main__":
+    main()

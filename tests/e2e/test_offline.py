@@ -1,0 +1,44 @@
+"""After one visit the site works with the server stopped (service worker precache)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import build
+from pages import CalculatorPage, SplitterPage
+from ragchunk import get_tokenizer, split
+
+DOC = (Path(__file__).resolve().parents[2] / "tests" / "data" / "md" / "tiktoken-js-README.md").read_text(encoding="utf-8")
+
+
+def test_both_tools_work_offline_after_one_visit(browser, dist, watch):
+    server = build.make_server(dist, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base_url = f"http://127.0.0.1:{server.server_address[1]}/"
+    context = browser.new_context(base_url=base_url)
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda e: watch.page_errors.append(str(e)))
+        page.on("request", lambda r: watch.foreign.append(r.url) if not r.url.startswith((base_url, "blob:", "data:")) else None)
+        calc = CalculatorPage(page).open()
+        page.wait_for_selector('#offline-status[data-state="ready"]')
+        assert "Ready to work offline" in page.inner_text("#offline-status")
+        server.shutdown()
+        server.server_close()
+
+        page.reload()
+        calc.wait_ready()
+        assert calc.result("chunks") == "23"
+        text = "Offline tokenization still counts exactly: Привет, नमस्ते, 你好. " * 20
+        calc.paste(text)
+        assert calc.token_count() == get_tokenizer().count(text)
+
+        splitter = SplitterPage(page).open()
+        splitter.choose_file("README.md", DOC.encode("utf-8"))
+        expected = split(DOC, by="headings", size=512, overlap=64)
+        assert splitter.stat("chunks") == f"{len(expected.chunks):,}"
+        assert splitter.cards()[0]["text"] == expected.chunks[0].text
+    finally:
+        context.close()
+    watch.check()

@@ -1,0 +1,119 @@
+"""The text splitter page: same chunks as the core and the CLI, virtual list, JSONL download."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pages import SplitterPage
+from ragchunk import CharEstimate, split
+from ragchunk.export import to_jsonl
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "tests" / "data" / "md"
+WS = (DOCS / "ws-README.md").read_text(encoding="utf-8")
+
+
+def cli_split(path: Path, *flags: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-m", "ragchunk", "split", str(path), *flags],
+        capture_output=True, text=True, check=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT / "pycore"), "PATH": "/usr/bin:/bin"},
+    )
+    return result.stdout
+
+
+def test_dropped_markdown_splits_like_the_core(page):
+    splitter = SplitterPage(page).open()
+    splitter.choose_file("ws-README.md", WS.encode("utf-8"))
+    expected = split(WS, by="headings", size=512, overlap=64, tokenizer="cl100k_base")
+    assert splitter.stat("chunks") == f"{len(expected.chunks):,}"
+    assert splitter.stat("total") == f"{expected.stats.total_tokens:,}"
+    cards = splitter.cards()
+    assert cards, "the list shows cards"
+    for card in cards:
+        chunk = expected.chunks[card["id"]]
+        assert card["text"] == chunk.text
+        assert card["head"] == WS[chunk.start : chunk.content_start]
+        assert f"{chunk.tokens:,} tokens" in card["meta"]
+        if chunk.heading_path:
+            assert " › ".join(chunk.heading_path) in card["meta"]
+    bins = page.locator("#histogram li")
+    assert bins.count() == len(expected.stats.histogram)
+    assert "exact cl100k_base token counts" in page.inner_text("#s-tokenizer")
+
+
+def test_settings_resplit_and_the_estimate(page):
+    splitter = SplitterPage(page).open()
+    splitter.choose_file("ws-README.md", WS.encode("utf-8"))
+    splitter.select("by", "sentences")
+    splitter.set("chunk_size", "64")
+    splitter.set("overlap", "8")
+    expected = split(WS, by="sentences", size=64, overlap=8, tokenizer="cl100k_base")
+    assert splitter.stat("chunks") == f"{len(expected.chunks):,}"
+    assert [c["text"] for c in splitter.cards()][:3] == [c.text for c in expected.chunks[:3]]
+    splitter.select("sizer", "estimate")
+    assert page.is_visible("#chars_per_token")
+    splitter.set("chars_per_token", "3")
+    estimate = split(WS, by="sentences", size=64, overlap=8, tokenizer=CharEstimate(3))
+    assert splitter.stat("chunks") == f"{len(estimate.chunks):,}"
+    assert "estimates at 3 characters per token" in page.inner_text("#s-tokenizer")
+
+
+def test_thousands_of_chunks_render_only_what_is_visible(page):
+    splitter = SplitterPage(page).open()
+    page.fill("#chunk_size", "16")
+    page.fill("#overlap", "0")
+    text = WS * 6
+    splitter.choose_file("big.md", text.encode("utf-8"))
+    expected = split(text, by="headings", size=16, overlap=0, tokenizer="cl100k_base")
+    assert len(expected.chunks) > 1000
+    assert splitter.stat("chunks") == f"{len(expected.chunks):,}"
+    assert page.locator("#chunk-list .chunk-card").count() < 40
+    page.eval_on_selector("#chunk-list", "list => { list.scrollTop = list.scrollHeight; }")
+    last = len(expected.chunks) - 1
+    page.wait_for_selector(f'#chunk-list .chunk-card[data-id="{last}"]')
+    card = [c for c in splitter.cards() if c["id"] == last][0]
+    assert card["text"] == expected.chunks[last].text
+    assert page.locator("#chunk-list .chunk-card").count() < 40
+
+
+def test_download_equals_the_cli_output(page, tmp_path):
+    splitter = SplitterPage(page).open()
+    path = DOCS / "pyparsing-best_practices.md"
+    page.select_option("#by", "paragraphs")
+    splitter.choose_file(path.name, path.read_bytes())
+    with page.expect_download() as info:
+        page.click("#download")
+    download = info.value
+    assert download.suggested_filename == "pyparsing-best_practices.chunks.jsonl"
+    saved = tmp_path / "chunks.jsonl"
+    download.save_as(saved)
+    expected = cli_split(path, "--by", "paragraphs", "--size", "512", "--overlap", "64")
+    assert saved.read_text(encoding="utf-8") == expected
+    text = path.read_text(encoding="utf-8")
+    assert expected == to_jsonl(split(text, by="paragraphs", size=512, overlap=64))
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "slot", "message"),
+    [
+        ("chunk_size", "0", "size", "chunk size (0) must be at least 1"),
+        ("chunk_size", "big", "size", "chunk size (big) is not a number"),
+        ("overlap", "600", "overlap", "overlap (600) must be smaller than chunk size (512)"),
+    ],
+)
+def test_bad_settings_show_a_message_next_to_the_field(page, field, value, slot, message):
+    splitter = SplitterPage(page).open()
+    splitter.choose_file("ws-README.md", WS.encode("utf-8"))
+    splitter.set(field, value)
+    assert message in page.inner_text(f"#{slot}-error")
+
+
+def test_binary_file_is_refused(page):
+    splitter = SplitterPage(page).open()
+    splitter.choose_file("slides.pdf", b"%PDF-1.5\n%\xb5\xb5\xb5\xb5\n" + bytes(100), "application/pdf")
+    assert "slides.pdf is a PDF document, not text" in page.inner_text("#text-error")
+    assert not page.is_visible("#split-results")

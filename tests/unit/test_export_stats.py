@@ -1,0 +1,119 @@
+"""ragchunk.export (JSONL) and ragchunk.stats (sizes, overlap cost, histogram)."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+import pytest
+
+from ragchunk import CharEstimate, compute_stats, format_stats, split, to_jsonl
+from ragchunk.export import JSONL_KEYS, chunk_record
+from ragchunk.stats import bin_edges
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = (ROOT / "tests" / "data" / "md" / "tiktoken-js-README.md").read_text(encoding="utf-8")
+
+
+# --- JSONL -------------------------------------------------------------------------------
+
+
+def test_jsonl_has_one_object_per_chunk_with_exactly_the_keys():
+    result = split(DOC, by="headings", size=128, overlap=16)
+    data = to_jsonl(result)
+    assert data.endswith("\n")
+    lines = data.split("\n")[:-1]
+    assert len(lines) == len(result.chunks)
+    for line, chunk in zip(lines, result.chunks):
+        record = json.loads(line)
+        assert tuple(record) == JSONL_KEYS == (
+            "id", "text", "heading", "heading_path", "tokens", "start", "end", "overlap_tokens", "tokenizer"
+        )
+        assert record == chunk_record(chunk, "cl100k_base")
+        assert record["text"] == DOC[record["start"] : record["end"]]
+        assert record["heading_path"] == list(chunk.heading_path)
+        assert record["tokenizer"] == "cl100k_base"
+
+
+def test_jsonl_keeps_unicode_and_names_the_estimate():
+    result = split("# Заголовок\n\nТекст 👍🏽 日本語。", size=100, overlap=0, tokenizer=CharEstimate(2.5))
+    data = to_jsonl(result)
+    assert "Заголовок" in data and "👍🏽" in data and "\\u" not in data
+    assert json.loads(data)["tokenizer"] == "chars/2.5"
+
+
+def test_jsonl_escapes_what_line_splitters_break_on():
+    text = "a\u2028b\u2029c\u0085d\x1ce\nf\r\ng"
+    data = to_jsonl(split(text, size=100, overlap=0))
+    assert data.count("\n") == 1
+    assert len(data.splitlines()) == 1
+    assert json.loads(data)["text"] == text
+
+
+def test_jsonl_of_no_chunks_is_empty():
+    assert to_jsonl(split("   ", size=10, overlap=0)) == ""
+
+
+def test_jsonl_is_identical_across_runs():
+    first = to_jsonl(split(DOC, by="sentences", size=64, overlap=8))
+    assert first == to_jsonl(split(DOC, by="sentences", size=64, overlap=8))
+
+
+# --- statistics --------------------------------------------------------------------------
+
+
+def test_stats_of_a_split():
+    result = split(DOC, by="paragraphs", size=100, overlap=20)
+    tokens = [c.tokens for c in result.chunks]
+    overlaps = [c.overlap_tokens for c in result.chunks]
+    stats = result.stats
+    assert stats.chunks == len(tokens)
+    assert (stats.min_tokens, stats.max_tokens) == (min(tokens), max(tokens))
+    assert stats.mean_tokens == pytest.approx(statistics.mean(tokens))
+    assert stats.median_tokens == statistics.median(tokens)
+    assert stats.total_tokens == sum(tokens)
+    assert stats.overlap_tokens == sum(overlaps) > 0
+    assert stats.overlap_percent == pytest.approx(sum(overlaps) / sum(tokens) * 100)
+    assert stats.size == 100
+    assert [(b.low, b.high) for b in stats.histogram] == bin_edges(100)
+    assert sum(b.count for b in stats.histogram) == len(tokens)
+    for b in stats.histogram:
+        assert b.count == sum(b.low <= t <= b.high for t in tokens)
+
+
+@pytest.mark.parametrize("size", [1, 2, 7, 10, 11, 99, 512, 8191])
+def test_bins_tile_one_to_size(size):
+    edges = bin_edges(size)
+    assert len(edges) == min(10, size)
+    assert edges[0][0] == 1 and edges[-1][1] == size
+    assert all(a[1] + 1 == b[0] for a, b in zip(edges, edges[1:]))
+    assert all(low <= high for low, high in edges)
+
+
+def test_stats_json_is_plain_json():
+    stats = split(DOC, size=256, overlap=32).stats
+    data = stats.to_json()
+    assert json.loads(json.dumps(data)) == data
+    assert list(data) == ["chunks", "min_tokens", "mean_tokens", "median_tokens", "max_tokens", "total_tokens",
+                          "overlap_tokens", "overlap_percent", "size", "histogram"]
+    assert data["histogram"][0] == {"low": 1, "high": 26, "count": stats.histogram[0].count}
+
+
+def test_stats_of_nothing():
+    stats = compute_stats([], [], 64)
+    assert (stats.chunks, stats.min_tokens, stats.max_tokens, stats.total_tokens) == (0, 0, 0, 0)
+    assert (stats.mean_tokens, stats.median_tokens, stats.overlap_percent) == (0.0, 0, 0.0)
+    assert [b.count for b in stats.histogram] == [0] * 10
+    assert "chunks          0" in format_stats(stats)
+
+
+def test_format_stats_is_readable():
+    text = format_stats(compute_stats([10, 20, 30, 64], [0, 5, 5, 5], 64), "cl100k_base")
+    lines = text.splitlines()
+    assert lines[0] == "chunks          4 (tokens by cl100k_base)"
+    assert lines[1] == "tokens          min 10, mean 31.0, median 25, max 64 (target 64)"
+    assert lines[2] == "total           124 tokens embedded"
+    assert lines[3] == "overlap         15 tokens (12.1 % of the total)"
+    assert lines[4].startswith("histogram")
+    assert len(lines) == 4 + 10

@@ -1,0 +1,597 @@
+"""ragchunk.split: structural chunks with exact sizes, overlap and headings.
+
+Golden snapshots of real documents live in ``tests/data/golden/`` (one JSONL file per
+document and setting, exactly what ``python -m ragchunk split`` writes). A behaviour change
+shows up as a diff there. To accept a change on purpose, regenerate them and review the
+diff::
+
+    RAGCHUNK_REGEN_GOLDEN=1 python3 -m pytest tests/unit/test_split.py -k golden -p no:cacheprovider
+
+Without that variable a missing or different snapshot fails the test.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import sys
+import time
+from bisect import bisect_right
+from pathlib import Path
+
+import pytest
+
+from ragchunk import CharEstimate, RagchunkError, get_tokenizer, split, to_jsonl
+from ragchunk.cli import main
+from ragchunk.graphemes import grapheme_spans, is_boundary
+from ragchunk.markdown import heading_paths, parse_blocks
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = sorted((ROOT / "tests" / "data" / "md").glob("*.md"))
+GOLDEN = ROOT / "tests" / "data" / "golden"
+GOLDEN_DOCS = ["tiktoken-js-README.md", "ws-README.md", "safer-buffer-Porting-Buffer.md"]
+GOLDEN_SETTINGS = [("headings", 128, 16), ("sentences", 64, 8)]
+CL100K = get_tokenizer("cl100k_base")
+_RUN = re.compile(r"\S+")
+_NONSPACE = re.compile(r"\S")
+
+
+def counter_for(tokenizer):
+    """The exact count the guarantees are checked with (never the splitter's own shortcuts)."""
+    if isinstance(tokenizer, CharEstimate):
+        return tokenizer.count
+    if isinstance(tokenizer, str):
+        return get_tokenizer(tokenizer).count
+    return tokenizer.count
+
+
+def assert_guarantees(text: str, result, size: int, overlap: int, count) -> None:
+    """Every promise of ``split`` for one result, checked from the outside."""
+    chunks = result.chunks
+    assert [c.id for c in chunks] == list(range(len(chunks)))
+    # A leading BOM is not content: it never joins the first word.
+    runs = [m.span() for m in _RUN.finditer(" " + text[1:] if text.startswith("\ufeff") else text)]
+    run_starts = [a for a, _ in runs]
+
+    def run_around(pos: int) -> tuple[int, int] | None:
+        index = bisect_right(run_starts, pos) - 1
+        if index >= 0 and runs[index][0] < pos < runs[index][1]:
+            return runs[index]
+        return None
+
+    blocks = parse_blocks(text)
+    paths = heading_paths(blocks)
+    block_starts = [b.start for b in blocks]
+    covered_to = 0
+    previous = None
+    for chunk in chunks:
+        assert chunk.text == text[chunk.start : chunk.end]
+        assert chunk.tokens == count(chunk.text), chunk
+        assert 0 < chunk.tokens <= size, chunk
+        assert chunk.text.count("\ufffd") == text[chunk.start : chunk.end].count("\ufffd")
+        assert chunk.start <= chunk.content_start < chunk.end
+        carried = text[chunk.start : chunk.content_start]
+        assert chunk.overlap_tokens == (count(carried) if carried else 0), chunk
+        assert chunk.overlap_tokens <= overlap
+        if previous is None:
+            assert carried == ""
+        else:
+            assert previous.text.endswith(carried)
+            if carried:
+                assert chunk.content_start == previous.end
+        # New content: in order, disjoint, nothing but whitespace (or a leading BOM) skipped.
+        assert chunk.content_start >= covered_to
+        gap = text[covered_to : chunk.content_start]
+        assert gap.strip() == "" or (covered_to == 0 and gap.strip() == "\ufeff"), (covered_to, chunk)
+        for pos in (chunk.start, chunk.end):
+            run = run_around(pos)
+            if run is not None:
+                assert count(text[run[0] : run[1]]) > size, (chunk, text[run[0] : run[1]][:80])
+        first = _NONSPACE.search(text, chunk.content_start)
+        index = bisect_right(block_starts, first.start()) - 1
+        path = paths[index] if index >= 0 else ()
+        assert chunk.heading_path == path, chunk
+        assert chunk.heading == (path[-1] if path else "")
+        covered_to = chunk.end
+        previous = chunk
+    assert text[covered_to:].strip() == "" or (covered_to == 0 and text.strip() == "\ufeff")
+    stats = result.stats
+    assert stats.chunks == len(chunks)
+    assert stats.total_tokens == sum(c.tokens for c in chunks)
+    assert stats.overlap_tokens == sum(c.overlap_tokens for c in chunks)
+    assert sum(b.count for b in stats.histogram) == len(chunks)
+
+
+def check(text: str, by: str = "headings", size: int = 64, overlap: int = 8, tokenizer="cl100k_base"):
+    result = split(text, by=by, size=size, overlap=overlap, tokenizer=tokenizer)
+    assert_guarantees(text, result, size, overlap, counter_for(tokenizer))
+    return result
+
+
+def texts(result) -> list[str]:
+    return [c.text for c in result.chunks]
+
+
+def new_content(result, text: str) -> list[str]:
+    return [text[c.content_start : c.end].strip() for c in result.chunks]
+
+
+# --- configuration ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field", "message"),
+    [
+        ({"by": "words"}, "by", "by (words) is not known: choose one of headings, paragraphs, sentences"),
+        ({"size": 0}, "chunk_size", "chunk size (0) must be at least 1"),
+        ({"size": 64, "overlap": 64}, "overlap", "overlap (64) must be smaller than chunk size (64)"),
+        ({"overlap": -1}, "overlap", "overlap (-1) must be at least 0"),
+        ({"size": 10.5}, "chunk_size", "must be a whole number"),
+        ({"tokenizer": "gpt2"}, "encoding", "encoding (gpt2) is not known"),
+        ({"tokenizer": CharEstimate(0)}, "chars_per_token", "characters per token (0) must be greater than 0"),
+        ({"tokenizer": CharEstimate(1000)}, "chars_per_token", "is too large"),
+        ({"tokenizer": object()}, "tokenizer", "has no count(text) method"),
+    ],
+)
+def test_configuration_is_validated_first(kwargs, field, message):
+    settings = {"by": "headings", "size": 64, "overlap": 8} | kwargs
+    with pytest.raises(RagchunkError) as caught:
+        split("# Title\n\nSome text.", **settings)
+    assert caught.value.field == field
+    assert message in caught.value.message
+
+
+def test_text_must_be_encodable_text():
+    with pytest.raises(RagchunkError) as caught:
+        split(b"bytes", size=8, overlap=0)
+    assert caught.value.field == "text"
+    with pytest.raises(RagchunkError, match="unpaired surrogate at offset 2") as caught:
+        split("ab\ud800cd", size=8, overlap=0)
+    assert caught.value.field == "text"
+
+
+@pytest.mark.parametrize("text", ["", " ", "\n\n\t \r\n", "\u3000", "\ufeff", "\ufeff \n"])
+@pytest.mark.parametrize("by", ["headings", "paragraphs", "sentences"])
+def test_empty_text_has_no_chunks(text, by):
+    result = split(text, by=by, size=16, overlap=4)
+    assert result.chunks == []
+    assert (result.stats.chunks, result.stats.total_tokens, result.stats.mean_tokens) == (0, 0, 0.0)
+
+
+def test_split_result_names_its_settings():
+    result = split("Hello.", by="sentences", size=10, overlap=2, tokenizer=CharEstimate(3.5))
+    assert (result.tokenizer, result.by, result.size, result.overlap) == ("chars/3.5", "sentences", 10, 2)
+    assert split("Hello.", size=10, overlap=2, tokenizer="o200k_base").tokenizer == "o200k_base"
+
+
+def test_size_smaller_than_one_character_is_an_error_naming_the_size():
+    with pytest.raises(RagchunkError) as caught:
+        split("👨\u200d👩\u200d👧", size=1, overlap=0)
+    assert caught.value.field == "chunk_size"
+    assert re.fullmatch(r"chunk size \(1\) is too small for this text: the character U\+1F468 alone is \d tokens;"
+                        r" enter at least \d", caught.value.message)
+    with pytest.raises(RagchunkError, match="enter at least 2"):
+        split("abc", size=1, overlap=0, tokenizer=CharEstimate(0.5))
+
+
+# --- structure -------------------------------------------------------------------------
+
+GUIDE = """# Guide
+
+Intro to the guide.
+
+## Install
+
+Install it with the installer.
+
+### Linux
+
+Use the package manager. It is quick.
+
+### Windows
+
+Run the setup program.
+
+## Use
+
+Open the app and start working.
+"""
+
+
+def test_heading_paths_follow_the_outline():
+    result = check(GUIDE, by="paragraphs", size=12, overlap=0)
+    paths = {c.text.split("\n")[0]: c.heading_path for c in result.chunks}
+    assert paths["### Linux"] == ("Guide", "Install", "Linux")
+    assert paths["### Windows"] == ("Guide", "Install", "Windows")
+    assert paths["## Use"] == ("Guide", "Use")
+    assert all(c.heading == c.heading_path[-1] for c in result.chunks)
+
+
+def test_sections_are_packed_whole_when_they_fit():
+    result = check(GUIDE, by="headings", size=2000, overlap=0)
+    assert texts(result) == [GUIDE.strip()]
+    result = check(GUIDE, by="headings", size=30, overlap=0)
+    for chunk in result.chunks:
+        # No section is split between chunks unless it is bigger than the target.
+        assert chunk.text.startswith("#"), chunk.text
+
+
+def test_a_heading_travels_with_what_follows_it():
+    for by in ("headings", "paragraphs", "sentences"):
+        for size in (8, 12, 20, 40):
+            result = check(GUIDE, by=by, size=size, overlap=0)
+            for chunk in result.chunks[:-1]:
+                last_line = chunk.text.rsplit("\n", 1)[-1]
+                assert not last_line.startswith("#"), (by, size, chunk.text)
+
+
+def test_paragraphs_are_never_merged_beyond_the_target():
+    a, b, c = "One two three four five.", "Six seven eight nine ten.", "Eleven twelve."
+    text = f"{a}\n\n{b}\n\n{c}"
+    assert CL100K.count(f"{a}\n\n{b}") == 12 and CL100K.count(f"{a}\n\n{b}\n\n{c}") > 12
+    assert CL100K.count(f"{b}\n\n{c}") == 10
+    assert texts(check(text, by="paragraphs", size=9, overlap=0)) == [a, b, c]
+    assert texts(check(text, by="paragraphs", size=11, overlap=0)) == [a, f"{b}\n\n{c}"]
+    assert texts(check(text, by="paragraphs", size=12, overlap=0)) == [f"{a}\n\n{b}", c]
+
+
+def test_a_cut_section_is_not_merged_with_the_next_one():
+    big = " ".join(f"Sentence number {i} is here." for i in range(12))
+    text = f"# A\n\n{big}\n\n# B\n\nShort."
+    result = check(text, by="headings", size=40, overlap=0)
+    assert texts(result)[-1] == "# B\n\nShort."
+
+
+def test_hash_inside_a_code_block_is_not_a_heading():
+    text = "# Real\n\n```sh\n# not a heading\necho hi\n```\n\nAfter."
+    result = check(text, by="paragraphs", size=10, overlap=0)
+    assert all(c.heading_path == ("Real",) for c in result.chunks)
+
+
+def test_a_long_list_is_cut_between_items():
+    items = [f"- item number {i} has a few words" for i in range(10)]
+    text = "\n".join(items)
+    result = check(text, by="paragraphs", size=30, overlap=0)
+    assert len(result.chunks) > 1
+    for chunk in result.chunks:
+        assert all(line in items for line in chunk.text.split("\n")), chunk.text
+
+
+def test_a_long_code_block_is_cut_between_lines():
+    lines = [f"print('line {i}')" for i in range(30)]
+    text = "```python\n" + "\n".join(lines) + "\n```"
+    result = check(text, by="headings", size=40, overlap=0)
+    assert len(result.chunks) > 1
+    for chunk in result.chunks:
+        assert all(line in ["```python", "```", *lines] for line in chunk.text.split("\n")), chunk.text
+
+
+def test_sentences_are_packed_greedily():
+    text = "Dr. Smith arrived at 5 p.m. on Jan. 3. He left. Then he came back. It rained."
+    result = check(text, by="sentences", size=16, overlap=0)
+    assert texts(result) == ["Dr. Smith arrived at 5 p.m. on Jan. 3.", "He left. Then he came back. It rained."]
+    result = check(text, by="sentences", size=19, overlap=0)
+    assert texts(result) == ["Dr. Smith arrived at 5 p.m. on Jan. 3. He left.", "Then he came back. It rained."]
+
+
+def test_a_long_sentence_is_cut_between_words():
+    text = " ".join(["word"] * 50) + "."
+    result = check(text, by="sentences", size=10, overlap=0)
+    # Ten words are ten tokens; "word." is two and stays whole.
+    assert [c.text.count("word") for c in result.chunks] == [10, 10, 10, 10, 9, 1]
+    assert texts(result)[-1] == "word."
+
+
+def test_plain_text_without_markdown():
+    text = "First paragraph, plain.\nIt wraps here.\n\nSecond paragraph. Two sentences."
+    result = check(text, by="paragraphs", size=12, overlap=0)
+    assert texts(result) == ["First paragraph, plain.\nIt wraps here.", "Second paragraph. Two sentences."]
+    assert all(c.heading_path == () and c.heading == "" for c in result.chunks)
+
+
+# --- words bigger than a chunk -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "https://example.com/" + "segment/" * 60,
+        "a" * 3000,
+        "👍🏽" * 40,
+        "👨\u200d👩\u200d👧\u200d👦" * 12,
+        "🇺🇦🇩🇪🇫🇷" * 30,
+        "e\u0301" * 200,
+        "नमस्ते" * 60,
+        "x\r\n" * 1 + "y" * 500,
+    ],
+)
+@pytest.mark.parametrize("tokenizer", ["cl100k_base", "o200k_base", CharEstimate(2)])
+def test_a_giant_word_is_cut_at_grapheme_boundaries(word, tokenizer):
+    text = f"Before it. {word} After it."
+    count = counter_for(tokenizer)
+    clusters = grapheme_spans(text)
+    starts = [a for a, _ in clusters]
+    result = check(text, by="sentences", size=12, overlap=3, tokenizer=tokenizer)
+    for chunk in result.chunks:
+        for pos in (chunk.start, chunk.end):
+            if not is_boundary(text, pos):
+                a, b = clusters[bisect_right(starts, pos) - 1]
+                assert count(text[a:b]) > 12, (chunk, text[a:b])
+
+
+def test_a_cluster_bigger_than_the_chunk_is_cut_between_code_points():
+    family = "👨\u200d👩\u200d👧\u200d👦"
+    assert CL100K.count(family) > 6
+    result = check(family * 3, size=6, overlap=0)
+    assert "".join(texts(result)) == family * 3
+
+
+def test_glued_sentences_are_cut_after_their_end_mark():
+    text = "日本語の文章です。" * 40
+    result = check(text, by="sentences", size=20, overlap=0)
+    assert len(result.chunks) > 1
+    assert all(c.text.endswith("。") for c in result.chunks)
+
+
+def test_glued_sentences_that_fit_stay_together():
+    text = "Intro here.\n\n" + "短い文。次の文。"
+    result = check(text, by="sentences", size=10, overlap=0)
+    assert texts(result) == ["Intro here.", "短い文。次の文。"]
+
+
+# --- overlap -----------------------------------------------------------------------------
+
+
+def test_overlap_starts_at_a_sentence_when_one_fits():
+    # 13 tokens, a blank line, then 6; the last sentence of the first paragraph is 6.
+    text = "Alpha beta gamma. Delta epsilon. Zeta eta theta iota.\n\nKappa lambda mu nu."
+    result = check(text, by="paragraphs", size=16, overlap=8)
+    second = result.chunks[1]
+    assert text[second.start : second.content_start] == "Zeta eta theta iota."
+    assert second.overlap_tokens == CL100K.count("Zeta eta theta iota.")
+
+
+def test_overlap_falls_back_to_a_word_start():
+    text = "One very long sentence with many words in it that goes on.\n\nNext part."
+    result = check(text, by="paragraphs", size=15, overlap=3)
+    second = result.chunks[1]
+    carried = text[second.start : second.content_start]
+    # No sentence start within 3 tokens: the tail starts at a word ("goes" alone is 2 tokens).
+    assert text[second.start - 1] == " " and carried == "on."
+    assert second.overlap_tokens == 2
+
+
+def test_overlap_is_shortened_to_keep_the_next_unit_whole():
+    text = "Short one. Short two.\n\n" + "A paragraph of exactly enough words to fill it up."
+    whole = CL100K.count("A paragraph of exactly enough words to fill it up.")
+    result = check(text, by="paragraphs", size=whole + 1, overlap=6)
+    assert new_content(result, text)[-1] == "A paragraph of exactly enough words to fill it up."
+    assert result.chunks[-1].overlap_tokens <= 1
+
+
+def test_no_overlap_when_zero():
+    result = check(GUIDE, by="paragraphs", size=10, overlap=0)
+    assert all(c.start == c.content_start and c.overlap_tokens == 0 for c in result.chunks)
+
+
+def test_overlap_is_reported_real():
+    result = check(GUIDE * 3, by="sentences", size=20, overlap=7)
+    assert any(0 < c.overlap_tokens < 7 for c in result.chunks)
+    assert all(c.overlap_tokens <= 7 for c in result.chunks)
+
+
+# --- sizers ------------------------------------------------------------------------------
+
+
+def test_char_estimate_counts_characters():
+    result = check(GUIDE, by="paragraphs", size=40, overlap=10, tokenizer=CharEstimate(4))
+    assert all(c.tokens == -(-len(c.text) // 4) for c in result.chunks)
+    assert result.tokenizer == "chars/4"
+
+
+class CountOnly:
+    """A tokenizer with nothing but a count (one token per word and per punctuation mark)."""
+
+    name = "words"
+    exact = True
+
+    def count(self, text: str) -> int:
+        return len(re.findall(r"\w+|[^\w\s]", text))
+
+
+def test_any_tokenizer_with_a_count_works():
+    tokenizer = CountOnly()
+    result = split(GUIDE, by="sentences", size=9, overlap=3, tokenizer=tokenizer)
+    assert_guarantees(GUIDE, result, 9, 3, tokenizer.count)
+    assert result.tokenizer == "words"
+
+
+def test_token_counts_are_exact_for_every_encoding():
+    text = (ROOT / "tests" / "data" / "md" / "ws-README.md").read_text(encoding="utf-8")[:6000]
+    for name in ("cl100k_base", "o200k_base", "p50k_base", "r50k_base"):
+        check(text, by="headings", size=50, overlap=10, tokenizer=name)
+
+
+# --- real documents ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    ("by", "size", "overlap", "tokenizer"),
+    [
+        ("headings", 128, 16, "cl100k_base"),
+        ("headings", 512, 64, "o200k_base"),
+        ("paragraphs", 64, 8, "cl100k_base"),
+        ("sentences", 64, 8, "cl100k_base"),
+        ("sentences", 16, 4, "r50k_base"),
+        ("headings", 10, 3, "cl100k_base"),
+        ("paragraphs", 100, 20, CharEstimate(4)),
+        ("headings", 7, 2, CharEstimate(2.5)),
+    ],
+    ids=lambda v: str(v),
+)
+def test_guarantees_on_real_documents(path, by, size, overlap, tokenizer):
+    check(path.read_text(encoding="utf-8"), by, size, overlap, tokenizer)
+
+
+# --- hard inputs: all linear -------------------------------------------------------------
+
+HARD = {
+    "one long line": lambda n: "".join("abcdefghij/.-_"[(i * 7 + i // 13) % 14] for i in range(n)),
+    "one repeated character": lambda n: "a" * n,
+    "many headings": lambda n: "".join(f"{'#' * (1 + i % 6)} h{i}\n" for i in range(n // 8)),
+    "unclosed fence": lambda n: "```\n" + "x = 1 # comment\n" * (n // 16),
+    "crlf": lambda n: "Hello world. This is text.\r\n" * (n // 28),
+    "cr": lambda n: "# T\r\rHello world. This is text.\r\r" * (n // 32),
+    "bom, nul, special tokens": lambda n: "\ufeff" + "x\x00y <|endoftext|> z. " * (n // 20),
+    "zwj emoji": lambda n: "👨\u200d👩\u200d👧\u200d👦 " * (n // 12),
+    "rtl": lambda n: "שלום עולם. مرحبا بالعالم. " * (n // 26),
+    "flags": lambda n: "🇺🇦" * (n // 2),
+    "combining marks": lambda n: "e" + "\u0301" * n,
+    "spaces": lambda n: "a" + " " * n + "b",
+    "dots": lambda n: "." * n,
+}
+
+
+@pytest.mark.parametrize("name", list(HARD))
+def test_hard_inputs_keep_the_guarantees(name):
+    text = HARD[name](6_000)
+    for by, size, overlap in (("headings", 64, 8), ("sentences", 16, 5)):
+        check(text, by, size, overlap)
+    check(text, "paragraphs", 40, 10, CharEstimate(3))
+
+
+def _seconds(text: str) -> float:
+    best = float("inf")
+    for _ in range(2):
+        start = time.perf_counter()
+        split(text, by="headings", size=256, overlap=32)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+@pytest.mark.parametrize("name", ["one long line", "many headings", "unclosed fence", "combining marks", "flags"])
+def test_hard_inputs_take_linear_time(name):
+    small, large = HARD[name](60_000), HARD[name](240_000)
+    ratio = _seconds(large) / _seconds(small)
+    # Four times the text: linear work takes about four times as long; quadratic, sixteen.
+    assert ratio < 8, ratio
+
+
+# --- golden snapshots ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("doc", GOLDEN_DOCS)
+@pytest.mark.parametrize(("by", "size", "overlap"), GOLDEN_SETTINGS)
+def test_golden(doc, by, size, overlap):
+    text = (ROOT / "tests" / "data" / "md" / doc).read_text(encoding="utf-8")
+    got = to_jsonl(split(text, by=by, size=size, overlap=overlap, tokenizer="cl100k_base"))
+    path = GOLDEN / f"{Path(doc).stem}.{by}-{size}-{overlap}.cl100k_base.jsonl"
+    if os.environ.get("RAGCHUNK_REGEN_GOLDEN") == "1":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(got, encoding="utf-8", newline="\n")
+    assert path.is_file(), f"{path} is missing: run with RAGCHUNK_REGEN_GOLDEN=1 to create it"
+    expected = path.read_text(encoding="utf-8")
+    if got != expected:
+        old = expected.splitlines()
+        new = got.splitlines()
+        first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+        pytest.fail(
+            f"{path.name} differs from the split (first at chunk {first}; {len(old)} chunks before, {len(new)} now):"
+            " review the change, then regenerate with RAGCHUNK_REGEN_GOLDEN=1"
+        )
+
+
+# --- command line ------------------------------------------------------------------------
+
+
+class FakeStdin:
+    def __init__(self, data: bytes) -> None:
+        self.buffer = io.BytesIO(data)
+
+
+def run_cli(capsys, *argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
+    out = io.StringIO()
+    code = main(list(argv), out=out, stdin=FakeStdin(stdin) if stdin is not None else None)
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    return code, out.getvalue(), captured.err
+
+
+def test_cli_split_writes_the_same_jsonl_as_the_api(capsys, tmp_path):
+    doc = DOCS[0]
+    code, out, err = run_cli(capsys, "split", str(doc), "--by", "sentences", "--size", "64", "--overlap", "8")
+    assert (code, err) == (0, "")
+    text = doc.read_text(encoding="utf-8")
+    assert out == to_jsonl(split(text, by="sentences", size=64, overlap=8))
+    first = json.loads(out.splitlines()[0])
+    assert list(first) == ["id", "text", "heading", "heading_path", "tokens", "start", "end", "overlap_tokens",
+                           "tokenizer"]
+
+
+def test_cli_split_from_stdin_to_a_file_with_stats(capsys, tmp_path):
+    target = tmp_path / "out.jsonl"
+    data = GUIDE.encode()
+    code, out, err = run_cli(capsys, "split", "-", "--size", "1,024", "--overlap", "0", "--chars-per-token", "3.5",
+                             "-o", str(target), "--stats", stdin=data)
+    assert (code, out) == (0, "")
+    assert target.read_bytes().decode("utf-8") == to_jsonl(split(GUIDE, size=1024, overlap=0,
+                                                                  tokenizer=CharEstimate(3.5)))
+    assert json.loads(target.read_text(encoding="utf-8").splitlines()[0])["tokenizer"] == "chars/3.5"
+    assert err.startswith("chunks          1 (tokens by chars/3.5)\n")
+    assert "overlap         0 tokens (0.0 % of the total)" in err
+
+
+def test_cli_split_encoding(capsys):
+    code, out, err = run_cli(capsys, "split", "-", "--size", "20", "--overlap", "4", "--encoding", "o200k_base",
+                             stdin=GUIDE.encode())
+    assert (code, err) == (0, "")
+    assert out == to_jsonl(split(GUIDE, size=20, overlap=4, tokenizer="o200k_base"))
+
+
+def test_cli_split_writes_utf8_bytes_to_a_real_stdout():
+    result = __import__("subprocess").run(
+        [sys.executable, "-m", "ragchunk", "split", "-", "--size", "50", "--overlap", "0"],
+        input="# Привет\r\n\r\nМир 👍🏽.".encode(), capture_output=True, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "pycore"), "PYTHONIOENCODING": "latin-1"},
+    )
+    assert result.returncode == 0, result.stderr
+    line = result.stdout.decode("utf-8")
+    assert line.endswith("\n") and line.count("\n") == 1
+    assert json.loads(line)["text"] == "# Привет\r\n\r\nМир 👍🏽."
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag", "fix"),
+    [
+        (["--size", "abc", "--overlap", "0"], "--size", "is not a number"),
+        (["--size", "10", "--overlap", "10"], "--overlap", "lower the overlap"),
+        (["--size", "10", "--overlap", "x"], "--overlap", "is not a number"),
+        (["--size", "10", "--overlap", "0", "--by", "words"], "--by", "choose one of headings, paragraphs, sentences"),
+        (["--size", "10", "--overlap", "0", "--chars-per-token", "0"], "--chars-per-token", "must be greater than 0"),
+        (["--size", "10", "--overlap", "0", "--encoding", "gpt2"], "--encoding", "invalid choice"),
+        (["--size", "10", "--overlap", "0", "--encoding", "cl100k_base", "--chars-per-token", "4"],
+         "--chars-per-token", "not allowed with argument --encoding"),
+        (["--overlap", "0"], "--size", "required"),
+        (["--size", "1", "--overlap", "0"], "--size", "enter at least"),
+    ],
+)
+def test_cli_split_usage_errors(capsys, argv, flag, fix):
+    code, out, err = run_cli(capsys, "split", "-", *argv, stdin="👨\u200d👩\u200d👧 text".encode())
+    assert (code, out) == (2, "")
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ragchunk: error: "), err
+    assert flag in lines[0] and fix in lines[0], lines[0]
+
+
+def test_cli_split_file_errors(capsys, tmp_path):
+    code, out, err = run_cli(capsys, "split", str(tmp_path / "missing.md"), "--size", "10", "--overlap", "0")
+    assert (code, out) == (2, "")
+    assert err.startswith("ragchunk: error: FILE: ") and "check the path" in err
+    code, out, err = run_cli(capsys, "split", "-", "--size", "10", "--overlap", "0", stdin=b" \n ")
+    assert (code, err) == (2, "ragchunk: error: FILE: text is empty: paste some text or drop a file\n")
+    code, out, err = run_cli(capsys, "split", "-", "--size", "10", "--overlap", "0", "-o",
+                             str(tmp_path / "no" / "dir" / "x.jsonl"), stdin=b"text")
+    assert code == 2 and err.startswith("ragchunk: error: -o: OUT (") and "check the path" in err

@@ -1,0 +1,201 @@
+"""Property tests of ragchunk.split: generated Markdown and Unicode, several sizes and sizers.
+
+Every example is checked against all guarantees by ``test_split.assert_guarantees``, with
+token counts recomputed by the tokenizer on each final chunk text.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+if str(Path(__file__).parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).parent))
+
+from strategies import MULTIBYTE_PIECES  # noqa: E402
+from test_split import assert_guarantees, counter_for  # noqa: E402
+
+from ragchunk import CharEstimate, RagchunkError, get_tokenizer, split  # noqa: E402
+from ragchunk.graphemes import floor_boundary, grapheme_spans, is_boundary  # noqa: E402
+from ragchunk.split import _ByteIndex, _TokenSizer  # noqa: E402
+
+SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+WORDS = st.sampled_from(
+    [
+        "the", "Dr.", "e.g.", "U.S.", "v2.0.1", "3.14", "word", "Word", "x", "a-b", "https://example.com/a?b=c",
+        "<|endoftext|>", "\x00", "naïve", "Привет", "т. е.", "नमस्ते।", "日本語の文章。", "שלום", "مرحبا", "👍🏽",
+        "👨\u200d👩\u200d👧", "🇺🇦🇩🇪", "e\u0301", "\u200b", "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz",
+        "…", "?!", "\"Quoted.\"", "(aside)", "`code`", "**bold**", "_", "#tag", "1.", "-",
+    ]
+)
+SPACE = st.sampled_from([" ", " ", " ", "  ", "\t", "\u00a0", "\u3000"])
+ENDS = st.sampled_from([".", ".", "?", "!", "", "।", "。", "..."])
+
+
+@st.composite
+def sentence(draw) -> str:
+    words = draw(st.lists(WORDS, min_size=1, max_size=12))
+    spaces = draw(st.lists(SPACE, min_size=len(words), max_size=len(words)))
+    body = "".join(w + s for w, s in zip(words, spaces)).rstrip()
+    return body[:1].upper() + body[1:] + draw(ENDS)
+
+
+@st.composite
+def paragraph(draw) -> list[str]:
+    sentences = draw(st.lists(sentence(), min_size=1, max_size=5))
+    joined = " ".join(sentences)
+    if draw(st.booleans()):  # hard-wrapped lines
+        width = draw(st.integers(20, 70))
+        lines, line = [], ""
+        for word in joined.split(" "):
+            if line and len(line) + len(word) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        return [*lines, line]
+    return [joined]
+
+
+heading = st.builds(lambda level, s: ["#" * level + " " + s.rstrip(".?!।。…")], st.integers(1, 6), sentence())
+setext = st.builds(lambda s, c: [s, c * 5], sentence(), st.sampled_from("=-"))
+code = st.builds(
+    lambda fence, lang, lines, closed: [fence + lang, *lines, *([fence] if closed else [])],
+    st.sampled_from(["```", "~~~", "````"]),
+    st.sampled_from(["", "python", "sh"]),
+    st.lists(st.one_of(sentence(), st.just("# not a heading"), st.just(""), st.just("    x = 1")), max_size=6),
+    st.booleans(),
+)
+list_block = st.lists(
+    st.builds(lambda depth, marker, s: f"{'  ' * depth}{marker} {s}", st.integers(0, 2),
+              st.sampled_from(["-", "*", "1.", "2)"]), sentence()),
+    min_size=1, max_size=6,
+)
+table = st.builds(
+    lambda rows: ["| a | b |", "|---|---|", *[f"| {x} | {y} |" for x, y in rows]],
+    st.lists(st.tuples(WORDS, WORDS), max_size=4),
+)
+quote = st.lists(sentence().map(lambda s: "> " + s), min_size=1, max_size=3)
+long_word = st.builds(lambda piece, n: [piece * n], st.sampled_from(["ab", "👍🏽", "🇺🇦", "e\u0301", "日本", "/x"]),
+                      st.integers(20, 200))
+multibyte = st.lists(st.sampled_from(MULTIBYTE_PIECES), min_size=1, max_size=10).map(lambda p: ["".join(p)])
+BLOCKS = st.one_of(paragraph(), paragraph(), heading, heading, setext, code, list_block, table, quote, long_word,
+                   multibyte, st.just(["---"]), st.just(["<div>", "html", "</div>"]))
+
+
+@st.composite
+def markdown(draw) -> str:
+    blocks = draw(st.lists(BLOCKS, max_size=12))
+    separators = draw(st.lists(st.sampled_from(["\n\n", "\n\n", "\n", "\n\n\n", "\n \n"]), min_size=len(blocks),
+                               max_size=len(blocks)))
+    text = "".join("\n".join(block) + sep for block, sep in zip(blocks, separators))
+    ending = draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    if ending != "\n":
+        text = text.replace("\n", ending)
+    if draw(st.booleans()):
+        text = text.rstrip()
+    return ("\ufeff" if draw(st.integers(0, 9)) == 0 else "") + text
+
+
+any_text = st.one_of(markdown(), markdown(), st.text(max_size=300))
+
+
+@st.composite
+def chunking(draw, low: int) -> tuple[int, int]:
+    size = draw(st.one_of(st.integers(low, 24), st.integers(low, 200)))
+    return size, draw(st.integers(0, size - 1))
+
+
+BY = st.sampled_from(["headings", "paragraphs", "sentences"])
+
+
+@SETTINGS
+@given(any_text, BY, chunking(4), st.sampled_from(["cl100k_base", "o200k_base"]))
+def test_guarantees_with_exact_tokenizers(text, by, sizes, encoding):
+    size, overlap = sizes
+    result = split(text, by=by, size=size, overlap=overlap, tokenizer=encoding)
+    assert_guarantees(text, result, size, overlap, counter_for(encoding))
+
+
+@SETTINGS
+@given(any_text, BY, chunking(1), st.sampled_from([1, 1.5, 2.5, 4, 7]))
+def test_guarantees_with_the_character_estimate(text, by, sizes, ratio):
+    size, overlap = sizes
+    sizer = CharEstimate(ratio)
+    result = split(text, by=by, size=size, overlap=overlap, tokenizer=sizer)
+    assert_guarantees(text, result, size, overlap, sizer.count)
+
+
+@settings(max_examples=60, deadline=None)
+@given(any_text, BY, st.integers(1, 3), st.sampled_from(["p50k_base", "r50k_base", "cl100k_base"]))
+def test_tiny_sizes_either_work_or_name_the_size(text, by, size, encoding):
+    try:
+        result = split(text, by=by, size=size, overlap=0, tokenizer=encoding)
+    except RagchunkError as err:
+        assert err.field == "chunk_size"
+        assert "alone is" in err.message
+    else:
+        assert_guarantees(text, result, size, 0, counter_for(encoding))
+
+
+@settings(max_examples=40, deadline=None)
+@given(markdown(), BY, chunking(4))
+def test_the_split_is_deterministic(text, by, sizes):
+    size, overlap = sizes
+    assert split(text, by=by, size=size, overlap=overlap) == split(text, by=by, size=size, overlap=overlap)
+
+
+# --- the pieces the speed rests on ----------------------------------------------------------
+
+SYNC_TEXT = st.lists(
+    st.sampled_from(["a", "Bc", "z9", "1", "22", ".", ",", ";", " ", "  ", "\n", "\r\n", "\n\n", "'s", "'", "é",
+                     "e\u0301", "€", "日本", "👍🏽", "\u200d", "-", "#", "/", "\t", "!", "?", ")", "\u00a0", "...",
+                     "http://x.y/z", "Привет", "<|endoftext|>", "123456", "\r", " the", "\n- ", "```"]),
+    min_size=1, max_size=40,
+).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(SYNC_TEXT, st.data(), st.sampled_from(["cl100k_base", "o200k_base", "p50k_base", "r50k_base"]))
+def test_exact_counts_from_the_document_tokens_match_a_recount(text, data, encoding):
+    tokenizer = get_tokenizer(encoding)
+    sizer = _TokenSizer(text, tokenizer, sync=True)
+    for _ in range(4):
+        start = data.draw(st.integers(0, len(text) - 1))
+        end = data.draw(st.integers(start + 1, len(text)))
+        assert sizer.exact(start, end) == tokenizer.count(text[start:end]), (start, end)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=600), st.data())
+def test_byte_index_agrees_with_encoding(text, data):
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return
+    index = _ByteIndex(text)
+    for _ in range(5):
+        pos = data.draw(st.integers(0, len(text)))
+        assert index.byte(pos) == len(text[:pos].encode())
+        offset = data.draw(st.integers(0, len(text.encode())))
+        down = index.char(offset)
+        assert len(text[:down].encode()) <= offset < len(text[: down + 1].encode()) or down == len(text)
+        assert index.char_up(offset) in (down, down + 1)
+        assert len(text[: index.char_up(offset)].encode()) >= offset
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(MULTIBYTE_PIECES + ("\r\n", "\U0001f1e6", "a", "\ufe0f", "\U0001f3fb")),
+                max_size=20).map("".join), st.data())
+def test_grapheme_floor_is_a_boundary(text, data):
+    spans = grapheme_spans(text)
+    assert "".join(text[a:b] for a, b in spans) == text
+    pos = data.draw(st.integers(0, len(text)))
+    cut = floor_boundary(text, pos, 0)
+    assert cut <= pos
+    assert is_boundary(text, cut)
+    assert all(not is_boundary(text, p) for p in range(cut + 1, pos + 1) if p < len(text))

@@ -1,0 +1,43 @@
+// The service worker: after one visit the whole site works offline. build.py writes the
+// build hash and the asset list below, so every build gets a cache of its own; the old
+// ones are removed when the new worker takes over. Only same-origin GETs are handled.
+const BUILD = "{{build.hash}}";
+const CACHE = `ragchunk-${BUILD}`;
+const PRECACHE = {{build.precache}};
+// Tables of the other encodings are cached the first time a page uses them.
+const ON_FIRST_USE = /\/assets\/encoders\/[a-z0-9_]+\.json$/;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE.map((path) => new Request(path, { cache: "reload" })))));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => Promise.all(names.filter((name) => name.startsWith("ragchunk-") && name !== CACHE).map((name) => caches.delete(name))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data?.type === "skip-waiting") self.skipWaiting();
+  if (event.data?.type === "build") event.source?.postMessage({ type: "build", build: BUILD });
+});
+
+async function respond(request) {
+  const cache = await caches.open(CACHE);
+  const url = new URL(request.url);
+  // A page opened with settings in its query (?embed=…, shared links) is the same file.
+  const cached = await cache.match(request, { ignoreSearch: request.mode === "navigate" });
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok && ON_FIRST_USE.test(url.pathname)) await cache.put(request, response.clone());
+  return response;
+}
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  event.respondWith(respond(request));
+});
