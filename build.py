@@ -237,10 +237,19 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def make_server(directory: Path, host: str = "127.0.0.1", port: int = 0) -> http.server.ThreadingHTTPServer:
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        # A browser that closes a connection mid-response is normal, not an error.
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)
+
+
+def make_server(directory: Path, host: str = "127.0.0.1", port: int = 0) -> Server:
     """A threaded static server for ``directory``; port 0 lets the OS choose."""
     handler = functools.partial(Handler, directory=str(directory))
-    return http.server.ThreadingHTTPServer((host, port), handler)
+    return Server((host, port), handler)
 
 
 def serve(host: str, port: int) -> None:

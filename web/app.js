@@ -3,7 +3,10 @@
 import { SPEC } from "./spec.js";
 import { Cancelled, Core } from "./bridge.js";
 import { readCalcForm } from "./formula.js";
-import { $, bindCoreStatus, bindDocumentInput, countAnalysis, debounce, enableOffline, integer, percent, setTextStatus, showErrors, TEXT_DEBOUNCE_MS } from "./common.js";
+import {
+  $, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, integer, percent,
+  setTextStatus, showErrors, showSnippets, TEXT_DEBOUNCE_MS,
+} from "./common.js";
 
 const PREVIEW_STEP = SPEC.defaults.preview;
 
@@ -59,6 +62,29 @@ function renderPlan(reply, source) {
     ? `The document fits in one chunk${unit}.`
     : `Step ${integer(p.step)} tokens; the last chunk holds the remaining ${integer(p.last_chunk_tokens)} tokens${unit}.`;
   $("results").dataset.state = "ok";
+  calcSnippets(p);
+}
+
+const plainNumber = (raw) => raw.trim().replace(/[,_ \u00a0\u202f]/g, "");
+
+function calcSnippets(p) {
+  const values = readForm();
+  const chars = values.unit === "chars";
+  const ratio = chars ? Number(plainNumber(values.chars_per_token)) : null;
+  const doc = chars ? `ragchunk.tokens_from_chars(${Number(plainNumber(values.doc))}, ${ratio})` : String(p.doc_tokens);
+  const price = p.price_per_million === null ? "" : `, price_per_million=${p.price_per_million}`;
+  showSnippets(
+    [
+      "import ragchunk",
+      "",
+      `doc_tokens = ${doc}`,
+      `p = ragchunk.plan(doc_tokens, ${p.chunk_size}, ${p.overlap}${price})`,
+      'print(p.chunks, p.total_tokens, p.repeated_tokens, f"{p.repeated_share:.1%}", f"{p.extra_share:.1%}", p.cost)',
+      "",
+    ].join("\n"),
+    `python -m ragchunk calc ${chars ? `--chars ${Number(plainNumber(values.doc))} --chars-per-token ${ratio}` : `--tokens ${p.doc_tokens}`}` +
+      ` --size ${p.chunk_size} --overlap ${p.overlap}${p.price_per_million === null ? "" : ` --price ${p.price_per_million}`}`,
+  );
 }
 
 function recalculate() {
@@ -220,6 +246,19 @@ form.addEventListener("input", (event) => {
   if (["chunk_size", "overlap"].includes(event.target.id)) onChunking();
 });
 form.addEventListener("submit", (event) => event.preventDefault());
+bindUrlState(
+  {
+    unit: form.querySelectorAll('input[name="unit"]'),
+    doc: $("doc"),
+    cpt: $("chars_per_token"),
+    size: $("chunk_size"),
+    overlap: $("overlap"),
+    price: $("price"),
+    enc: $("encoding"),
+  },
+  document.body,
+);
+bindCopyButton();
 $("encoding").addEventListener("change", () => {
   if (hasDocument) analyze(null);
 });

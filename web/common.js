@@ -170,3 +170,67 @@ export async function enableOffline() {
     status.dataset.state = "ready";
   }
 }
+
+/**
+ * Keep settings in the URL so a link reproduces the view (never the text): `fields` maps
+ * a query parameter to its control (input, select, or a NodeList of radios). Values in the
+ * URL are applied on load; a value equal to the control's default is left out.
+ */
+export function bindUrlState(fields, form) {
+  const params = new URLSearchParams(location.search);
+  const read = (control) => (control instanceof NodeList ? [...control].find((r) => r.checked)?.value ?? "" : control.value);
+  const initial = (control) => {
+    if (control instanceof NodeList) return [...control].find((r) => r.defaultChecked)?.value ?? "";
+    if (control instanceof HTMLSelectElement) return [...control.options].find((o) => o.defaultSelected)?.value ?? control.options[0]?.value;
+    return control.defaultValue;
+  };
+  for (const [name, control] of Object.entries(fields)) {
+    if (!params.has(name)) continue;
+    const value = params.get(name);
+    if (control instanceof NodeList) {
+      for (const radio of control) radio.checked = radio.value === value;
+    } else if (control instanceof HTMLSelectElement) {
+      if ([...control.options].some((o) => o.value === value)) control.value = value;
+    } else {
+      control.value = value;
+    }
+  }
+  const save = () => {
+    const next = new URLSearchParams(location.search);
+    for (const [name, control] of Object.entries(fields)) {
+      const value = read(control);
+      if (value === initial(control)) next.delete(name);
+      else next.set(name, value);
+    }
+    const query = next.toString();
+    history.replaceState(null, "", query ? `?${query}` : location.pathname);
+  };
+  form.addEventListener("input", save);
+  form.addEventListener("change", save);
+}
+
+/** A Python string literal for any text (JSON strings are valid Python strings). */
+export const pyString = (text) => JSON.stringify(text);
+
+/** A shell word, quoted when it needs to be. */
+export const shellWord = (text) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'"'"'`)}'`);
+
+/** Fill the "Python and command line" box and wire its copy button. */
+export function showSnippets(python, cli) {
+  $("python-snippet").textContent = python;
+  $("cli-snippet").textContent = cli;
+}
+
+export function bindCopyButton() {
+  $("copy-python").addEventListener("click", async () => {
+    const text = $("python-snippet").textContent;
+    try {
+      await navigator.clipboard.writeText(text);
+      $("copy-status").textContent = "Copied.";
+    } catch {
+      // Without clipboard permission, select the snippet so Ctrl+C copies it.
+      getSelection().selectAllChildren($("python-snippet"));
+      $("copy-status").textContent = "Selected: press Ctrl+C (⌘C) to copy.";
+    }
+  });
+}

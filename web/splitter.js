@@ -3,7 +3,10 @@
 // in view are in the DOM.
 import { SPEC } from "./spec.js";
 import { Cancelled, Core } from "./bridge.js";
-import { $, bindCoreStatus, bindDocumentInput, countAnalysis, debounce, enableOffline, integer, setTextStatus, showErrors, TEXT_DEBOUNCE_MS } from "./common.js";
+import {
+  $, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, integer, pyString,
+  setTextStatus, shellWord, showErrors, showSnippets, TEXT_DEBOUNCE_MS,
+} from "./common.js";
 
 // Cards have a fixed height (style.css .chunk-card) so the list can place them by index.
 const CARD_HEIGHT = 208;
@@ -145,9 +148,36 @@ async function runSplit(document, name = null) {
   const label = documentName ? `${documentName}: ` : "";
   setTextStatus(`${label}${integer(result.stats.chunks)} chunks from ${integer(result.chars)} characters.`);
   renderStats(result);
+  splitSnippets(result);
   $("split-results").hidden = false;
   $("chunk-list").scrollTop = 0;
   renderVisible();
+}
+
+function fileStem() {
+  return (documentName && !documentName.startsWith("Pasted text") ? documentName : "document.md").replace(/\.[^.]*$/, "");
+}
+
+function splitSnippets(result) {
+  const source = documentName && !documentName.startsWith("Pasted text") ? documentName : "document.md";
+  const estimate = result.tokenizer.startsWith("chars/");
+  const sizer = estimate ? `ragchunk.CharEstimate(${result.tokenizer.slice(6)})` : pyString(result.tokenizer);
+  showSnippets(
+    [
+      "from pathlib import Path",
+      "",
+      "import ragchunk",
+      "from ragchunk.export import to_jsonl",
+      "",
+      `text = Path(${pyString(source)}).read_text(encoding="utf-8")`,
+      `result = ragchunk.split(text, by=${pyString(result.by)}, size=${result.size}, overlap=${result.overlap}, tokenizer=${sizer})`,
+      "print(len(result.chunks), result.stats.total_tokens, result.stats.overlap_tokens)",
+      `Path(${pyString(fileStem() + ".chunks.jsonl")}).write_text(to_jsonl(result), encoding="utf-8")`,
+      "",
+    ].join("\n"),
+    `python -m ragchunk split ${shellWord(source)} --by ${result.by} --size ${result.size} --overlap ${result.overlap} ` +
+      `${estimate ? `--chars-per-token ${result.tokenizer.slice(6)}` : `--encoding ${result.tokenizer}`} -o ${shellWord(fileStem() + ".chunks.jsonl")} --stats`,
+  );
 }
 
 async function download() {
@@ -162,8 +192,7 @@ async function download() {
   const blob = new Blob([reply.result.jsonl], { type: "application/x-ndjson" });
   const link = document.createElement("a");
   link.href = URL.createObjectURL(blob);
-  const base = (documentName && !documentName.startsWith("Pasted text") ? documentName : "chunks").replace(/\.[^.]*$/, "");
-  link.download = `${base}.chunks.jsonl`;
+  link.download = `${fileStem()}.chunks.jsonl`;
   document.body.append(link);
   link.click();
   link.remove();
@@ -190,6 +219,11 @@ bindDocumentInput({
 $("settings").addEventListener("input", onSettings);
 $("settings").addEventListener("change", onSettings);
 $("settings").addEventListener("submit", (event) => event.preventDefault());
+bindUrlState(
+  { by: $("by"), size: $("chunk_size"), overlap: $("overlap"), sizer: $("sizer"), cpt: $("chars_per_token") },
+  $("settings"),
+);
+bindCopyButton();
 $("download").addEventListener("click", download);
 $("cancel").addEventListener("click", () => core.cancel());
 document.addEventListener("keydown", (event) => {
