@@ -4,7 +4,7 @@ import { SPEC } from "./spec.js";
 import { Cancelled, Core } from "./bridge.js";
 import { readCalcForm } from "./formula.js";
 import {
-  $, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, integer, percent,
+  $, applyEmbedMode, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, integer, percent,
   setTextStatus, showErrors, showSnippets, TEXT_DEBOUNCE_MS,
 } from "./common.js";
 
@@ -270,3 +270,4 @@ document.addEventListener("keydown", (event) => {
 
 recalculate();
 enableOffline();
+applyEmbedMode();

@@ -234,3 +234,23 @@ export function bindCopyButton() {
     }
   });
 }
+
+/**
+ * Embed mode (`?embed=calculator` or `?embed=splitter`): only the tool, no site chrome;
+ * the frame tells its parent its height — a number, never anything the person typed.
+ */
+export function applyEmbedMode() {
+  const tool = new URLSearchParams(location.search).get("embed");
+  if (!tool || window.parent === window) return;
+  document.documentElement.classList.add("embed");
+  let last = 0;
+  const report = () => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height !== last) {
+      last = height;
+      window.parent.postMessage({ type: "ragchunk:height", tool, height }, "*");
+    }
+  };
+  new ResizeObserver(report).observe(document.documentElement);
+  report();
+}

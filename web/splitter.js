@@ -4,7 +4,7 @@
 import { SPEC } from "./spec.js";
 import { Cancelled, Core } from "./bridge.js";
 import {
-  $, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, integer, pyString,
+  $, applyEmbedMode, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, integer, pyString,
   setTextStatus, shellWord, showErrors, showSnippets, TEXT_DEBOUNCE_MS,
 } from "./common.js";
 
@@ -231,3 +231,4 @@ document.addEventListener("keydown", (event) => {
 });
 $("ratio-field").hidden = $("sizer").value !== "estimate";
 enableOffline();
+applyEmbedMode();

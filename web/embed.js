@@ -1,0 +1,45 @@
+// Include this script on any page to embed ragchunk's tools:
+//
+//   <div data-ragchunk="calculator" data-size="512" data-overlap="64"></div>
+//   <div data-ragchunk="splitter" data-by="sentences" data-size="256"></div>
+//   <script src="https://YOUR-RAGCHUNK-SITE/embed.js" defer></script>
+//
+// Each div becomes an iframe of the tool (from the same site as this script) that resizes
+// to its content. Presets are the tool's URL settings: doc, unit, cpt, size, overlap, price,
+// enc (calculator); by, size, overlap, sizer, cpt (splitter). The frame only ever sends its
+// height; text typed or dropped into it stays inside it.
+(() => {
+  const script = document.currentScript;
+  const site = new URL(".", script ? script.src : location.href);
+  const PAGES = { calculator: "./", splitter: "splitter.html" };
+  const PRESETS = ["doc", "unit", "cpt", "size", "overlap", "price", "enc", "by", "sizer"];
+  const frames = new Map();
+
+  function embed(host) {
+    const tool = host.dataset.ragchunk in PAGES ? host.dataset.ragchunk : "calculator";
+    const url = new URL(PAGES[tool], site);
+    url.searchParams.set("embed", tool);
+    for (const name of PRESETS) if (host.dataset[name] !== undefined) url.searchParams.set(name, host.dataset[name]);
+    const frame = document.createElement("iframe");
+    frame.src = url.href;
+    frame.title = host.dataset.title || (tool === "splitter" ? "ragchunk text splitter" : "ragchunk chunk calculator");
+    frame.loading = "lazy";
+    frame.style.cssText = "width:100%;border:0;display:block;min-height:480px;";
+    host.replaceChildren(frame);
+    frames.set(frame.contentWindow, frame);
+  }
+
+  addEventListener("message", (event) => {
+    const frame = frames.get(event.source);
+    if (!frame || event.origin !== site.origin) return;
+    const { type, height } = event.data ?? {};
+    if (type === "ragchunk:height" && Number.isFinite(height) && height > 0) {
+      frame.style.minHeight = "0";
+      frame.style.height = `${Math.min(height, 20000)}px`;
+    }
+  });
+
+  const start = () => document.querySelectorAll("[data-ragchunk]").forEach(embed);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
