@@ -10,6 +10,8 @@ with the reference it is measured against in the same run:
   the page vs the same WASM encoder called from JS directly;
 - tokenization through the Python core (count, encode, the page's whole ``analyze``)
   vs the WASM encoder from JS directly vs CPython tiktoken on the same text;
+- splitting 1 MB of real Markdown in the worker (headings, 512/64, cl100k_base)
+  vs one WASM encode pass of the same text;
 - bytes transferred on a first visit, raw and gzip.
 
     python3 bench/bench_browser.py [--runs 5] [--json bench/out/browser.json]
@@ -29,7 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "pycore"), str(ROOT / "tests" / "e2e")]
+sys.path[:0] = [str(ROOT), str(ROOT / "pycore"), str(ROOT / "tests" / "e2e"), str(ROOT / "bench")]
 
 import build  # noqa: E402
 from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
@@ -136,6 +138,18 @@ def measure_throughput(browser, base_url, text, runs):
     return reply["result"]
 
 
+def measure_split(browser, base_url, text, runs):
+    context, page = new_page(browser, base_url)
+    page.goto("./bench.html")
+    page.wait_for_function("() => window.benchReady")
+    boot = page.evaluate("() => call('boot')")
+    assert boot["ok"], boot
+    reply = page.evaluate("([text, runs]) => call('split', {text, runs})", [text, runs])
+    assert reply["ok"], reply
+    context.close()
+    return reply["result"]
+
+
 def measure_cpython(text, runs):
     from ragchunk import get_tokenizer
 
@@ -171,6 +185,10 @@ def main() -> int:
             boot = measure_boot(browser, base_url, args.runs)
             first_count = measure_first_count(browser, base_url, text, args.runs)
             throughput = measure_throughput(browser, base_url, text, args.runs)
+            from corpus import MB, markdown_corpus
+
+            markdown, _ = markdown_corpus(MB)
+            splitting = measure_split(browser, base_url, markdown, args.runs)
             browser.close()
         server.shutdown()
     cpython = measure_cpython(text, args.runs)
@@ -181,6 +199,7 @@ def main() -> int:
         "first_exact_count_ms": first_count,
         "throughput": throughput,
         "cpython": cpython,
+        "split": splitting,
     }
     direct = throughput["directMs"]
     print(f"text: {mb:.2f} MB, {throughput['tokens']:,} tokens (cl100k_base); same count on every path: "
@@ -193,6 +212,9 @@ def main() -> int:
     print(f"through the Python core    {value:8.1f} ms  = {value / direct:.2f} x ({(value / direct - 1) * 100:+.0f} %; "
           "text in, JSON out: copy to Python, encode, 5 windows)")
     print(f"CPython tiktoken count     {cpython['ms']:8.1f} ms  = {cpython['ms'] / direct:.2f} x")
+    print(f"split 1 MB Markdown (headings 512/64) {splitting['splitMs']:8.0f} ms  = "
+          f"{splitting['splitMs'] / splitting['directMs']:.2f} x one WASM encode of it ({splitting['directMs']:.0f} ms), "
+          f"{splitting['chunks']:,} chunks")
     t = boot["transfer"]
     print(f"first visit transfer       {t['raw_bytes']:,} bytes raw, {t['gzip_bytes']:,} gzip, {t['files']} files")
     args.json.parent.mkdir(parents=True, exist_ok=True)

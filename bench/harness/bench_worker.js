@@ -47,6 +47,14 @@ const handlers = {
       analyzeMs: analyze.ms,
     };
   },
+  async split({ text, runs }) {
+    await initTiktoken();
+    const encoder = makeEncoder(await fetchEncoderTable("cl100k_base"));
+    const direct = timeRuns(runs, () => encoder.encode_ordinary(text).length);
+    const payload = { by: "headings", chunk_size: "512", overlap: "64", encoding: "cl100k_base" };
+    const splitting = timeRuns(runs, () => JSON.parse(engine.handle("split", payload, text)).result.stats.chunks);
+    return { directMs: direct.ms, splitMs: splitting.ms, chunks: splitting.result };
+  },
 };
 
 onmessage = async ({ data }) => {
