@@ -33,8 +33,8 @@ import re
 import statistics
 import sys
 import time
-from bisect import bisect_right
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -42,7 +42,6 @@ sys.path.insert(0, str(HERE.parent / "pycore"))
 sys.path.insert(0, str(HERE))
 
 import corpus  # noqa: E402
-
 import ragchunk  # noqa: E402
 from ragchunk import get_tokenizer, split  # noqa: E402
 
@@ -67,7 +66,10 @@ def median_seconds(func: Callable[[], object], runs: int) -> tuple[float, object
 
 
 def ragchunk_splitter() -> Callable[[str], list[str]]:
-    return lambda text: [c.text for c in split(text, by="headings", size=SIZE, overlap=OVERLAP, tokenizer=ENCODING).chunks]
+    def run(text: str) -> list[str]:
+        return [c.text for c in split(text, by="headings", size=SIZE, overlap=OVERLAP, tokenizer=ENCODING).chunks]
+
+    return run
 
 
 def plain_encoding(encoding):
@@ -164,7 +166,7 @@ def quality(text: str, chunks: list[str], count: Callable[[str], int]) -> dict[s
             covered += end - max(start, reach)
             reach = end
     overlaps = []
-    for (a_start, a_end), (b_start, b_end) in zip(located, located[1:]):
+    for (a_start, a_end), (b_start, b_end) in pairwise(located):
         shared_start, shared_end = max(a_start, b_start), min(a_end, b_end)
         if shared_end > shared_start:
             overlaps.append(count(text[positions[shared_start] : positions[shared_end - 1] + 1]))
@@ -202,7 +204,7 @@ def main() -> None:
     count = tokenizer.count
     sizes = (200_000, 2_000_000) if args.quick else (corpus.MB, 10 * corpus.MB)
     texts = corpus.corpora(sizes, prose=sizes[0])
-    small_name, large_name, prose_name = list(texts)
+    small_name, large_name, _ = list(texts)
     found, missing = peers(encoding)
 
     print(f"Python {platform.python_version()} on {platform.machine()}, ragchunk {ragchunk.__version__}; "
@@ -214,7 +216,7 @@ def main() -> None:
     references: dict[str, float] = {}
     for name, text in texts.items():
         tokenizer.encode(text)  # warm caches so the reference is not a first call
-        references[name], _ = median_seconds(lambda: encoding.encode_ordinary(text), args.runs)
+        references[name], _ = median_seconds(lambda text=text: encoding.encode_ordinary(text), args.runs)
         rows.append({"splitter": "ragchunk split (headings)",
                      **measure(name, text, ragchunk_splitter(), references[name], args.runs, count)})
         if name == large_name and not args.peers_10mb:
@@ -237,12 +239,18 @@ def main() -> None:
         print(f"{row['splitter']:36} {row['corpus']:14} {row['x_pass']:7.2f} {row['seconds']:8.3f} "
               f"{row['chunks']:7,} {row['over_target']:5} {row['coverage'] * 100:8.2f}% {row['mean_overlap']:8.1f}")
     ours = {row["corpus"]: row for row in rows if row["splitter"].startswith("ragchunk")}
-    per_mb = {name: ours[name]["seconds"] / (len(texts[name].encode()) / 1e6) for name in (small_name, large_name)}
-    linearity = per_mb[large_name] / per_mb[small_name]
+    megabytes = {name: len(text.encode()) / 1e6 for name, text in texts.items()}
+
+    def per_mb_growth(small: float, large: float) -> float:
+        return (large / megabytes[large_name]) / (small / megabytes[small_name])
+
+    linearity = per_mb_growth(ours[small_name]["seconds"], ours[large_name]["seconds"])
+    reference_linearity = per_mb_growth(references[small_name], references[large_name])
     print()
     for name, seconds in references.items():
         print(f"one {ENCODING} pass over {name}: {seconds * 1e3:.1f} ms")
-    print(f"ragchunk time per MB, {large_name} / {small_name}: {linearity:.2f} (1.00 = linear)")
+    print(f"time per MB, {large_name} / {small_name}: ragchunk {linearity:.2f}, one tiktoken pass "
+          f"{reference_linearity:.2f} (1.00 = linear)")
     if missing:
         print("not measured (not importable): " + ", ".join(missing))
 
@@ -259,6 +267,7 @@ def main() -> None:
                     for name, text in texts.items()},
         "reference_seconds": references,
         "linearity_per_mb": linearity,
+        "reference_linearity_per_mb": reference_linearity,
         "rows": rows,
         "missing": missing,
     }

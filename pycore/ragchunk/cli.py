@@ -188,7 +188,8 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
             with open(args.output, "w", encoding="utf-8", newline="\n") as handle:
                 handle.write(data)
         except OSError as err:
-            raise RagchunkError("output", f"OUT ({args.output}) cannot be written: {err.strerror}; check the path") from None
+            message = f"OUT ({args.output}) cannot be written: {err.strerror}; check the path"
+            raise RagchunkError("output", message) from None
     elif hasattr(out, "buffer"):
         # Bytes, so the JSONL is UTF-8 with \n line ends whatever the console's settings.
         out.flush()

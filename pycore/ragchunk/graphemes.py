@@ -22,6 +22,7 @@ word long enough to need cutting, and cutting there loses nothing (no U+FFFD, no
 from __future__ import annotations
 
 import unicodedata
+from itertools import pairwise
 
 __all__ = ["floor_boundary", "grapheme_spans", "is_boundary"]
 
@@ -87,4 +88,4 @@ def grapheme_spans(text: str) -> list[tuple[int, int]]:
     """
     cuts = [pos for pos in range(1, len(text)) if is_boundary(text, pos)]
     edges = [0, *cuts, len(text)] if text else []
-    return list(zip(edges, edges[1:]))
+    return list(pairwise(edges))

@@ -38,7 +38,8 @@ at most ``overlap``, and that text ends the previous chunk; the regions
 ``[content_start, end)`` are in order, disjoint, and hold every non-whitespace character
 exactly once; a chunk starts or ends inside a word only when that word alone exceeds
 ``size``; ``heading_path`` is the path of headings in force at the first non-whitespace
-character of the new content.
+character of the new content. A size smaller than what one character needs (an emoji can
+be 4 tokens) cannot keep these promises and raises an error naming ``chunk_size``.
 
 Speed
 -----
@@ -49,10 +50,11 @@ exactly once. For the registry's encodings that count is mostly read from the do
 own tokens: a line break before a visible ASCII character (except ``/``), and a single
 space between a visible character and an ASCII letter, are boundaries of every
 pre-tokenizer piece in cl100k, o200k, p50k and r50k, so the tokens between the first and
-the last such point inside a chunk are the document's tokens there,
-and only the ends are re-encoded. When an exact count exceeds ``size`` (BPE merges differ
-at the edges), the chunk is shrunk (shorter overlap, last unit dropped, or the unit cut
-finer) and counted again. All work is linear in the length of the text.
+the last such point inside a chunk are the document's tokens there, and only the two ends
+are re-encoded. When an exact count exceeds ``size`` (BPE merges differ at the edges),
+the chunk is shrunk (shorter overlap, last unit dropped, or the unit cut finer) and
+counted again; each step removes something, so this ends. All work is linear in the
+length of the text.
 """
 
 from __future__ import annotations
@@ -88,6 +90,11 @@ class Chunk:
     ``source[content_start:end]`` the new content. ``heading`` is the nearest heading above
     the new content and ``heading_path`` the titles of all headings in force there,
     outermost first. ``tokens`` is the exact count of ``text``.
+
+    >>> source = "# Setup\\n\\nInstall it. Then run it.\\n\\nDone."
+    >>> first, second = split(source, by="sentences", size=10, overlap=4).chunks
+    >>> second.text, source[second.start:second.content_start], second.overlap_tokens, second.heading
+    ('Then run it.\\n\\nDone.', 'Then run it.', 4, 'Setup')
     """
 
     id: int
@@ -106,6 +113,10 @@ class Split:
     """The chunks of a text and their statistics, plus the settings that made them.
 
     ``tokenizer`` is the encoding name, or ``chars/<ratio>`` for the estimate.
+
+    >>> result = split("Short text.", size=64, overlap=8, tokenizer=CharEstimate(4))
+    >>> len(result.chunks), result.stats.total_tokens, result.tokenizer
+    (1, 3, 'chars/4')
     """
 
     chunks: list[Chunk]
@@ -150,7 +161,8 @@ def split(
         text.encode("utf-8")
     except UnicodeEncodeError as err:
         raise RagchunkError(
-            "text", f"text has an unpaired surrogate at offset {err.start}: replace it (ragchunk.textio.check_text does)"
+            "text",
+            f"text has an unpaired surrogate at offset {err.start}: replace it (ragchunk.textio.check_text does)",
         ) from None
     chunks: list[Chunk] = []
     if text.strip():
@@ -442,7 +454,7 @@ _GLUED_END = re.compile(r"[。！？｡।॥!?][」』）】〕〉》\"'”’�
 class _Open:
     """The chunk being filled."""
 
-    __slots__ = ("start", "content_start", "end", "units", "tail")
+    __slots__ = ("content_start", "end", "start", "tail", "units")
 
     def __init__(self, start: int, content_start: int, end: int, units: list, tail: int | None) -> None:
         self.start = start

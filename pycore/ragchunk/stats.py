@@ -124,8 +124,8 @@ def format_stats(stats: Stats, tokenizer: str = "") -> str:
     median = f"{stats.median_tokens:g}"
     lines = [
         f"chunks          {stats.chunks:,}{by}",
-        f"tokens          min {stats.min_tokens:,}, mean {stats.mean_tokens:,.1f}, median {median}, "
-        f"max {stats.max_tokens:,} (target {stats.size:,})",
+        (f"tokens          min {stats.min_tokens:,}, mean {stats.mean_tokens:,.1f}, median {median}, "
+         f"max {stats.max_tokens:,} (target {stats.size:,})"),
         f"total           {stats.total_tokens:,} tokens embedded",
         f"overlap         {stats.overlap_tokens:,} tokens ({stats.overlap_percent:.1f} % of the total)",
     ]

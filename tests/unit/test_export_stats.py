@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import statistics
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
-
 from ragchunk import CharEstimate, compute_stats, format_stats, split, to_jsonl
 from ragchunk.export import JSONL_KEYS, chunk_record
 from ragchunk.stats import bin_edges
@@ -87,7 +87,7 @@ def test_bins_tile_one_to_size(size):
     edges = bin_edges(size)
     assert len(edges) == min(10, size)
     assert edges[0][0] == 1 and edges[-1][1] == size
-    assert all(a[1] + 1 == b[0] for a, b in zip(edges, edges[1:]))
+    assert all(a[1] + 1 == b[0] for a, b in pairwise(edges))
     assert all(low <= high for low, high in edges)
 
 

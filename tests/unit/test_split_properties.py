@@ -15,12 +15,11 @@ from hypothesis import strategies as st
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
 
-from strategies import MULTIBYTE_PIECES  # noqa: E402
-from test_split import assert_guarantees, counter_for  # noqa: E402
-
 from ragchunk import CharEstimate, RagchunkError, get_tokenizer, split  # noqa: E402
 from ragchunk.graphemes import floor_boundary, grapheme_spans, is_boundary  # noqa: E402
 from ragchunk.split import _ByteIndex, _TokenSizer  # noqa: E402
+from strategies import MULTIBYTE_PIECES  # noqa: E402
+from test_split import assert_guarantees, counter_for  # noqa: E402
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -152,10 +151,12 @@ def test_the_split_is_deterministic(text, by, sizes):
 # --- the pieces the speed rests on ----------------------------------------------------------
 
 SYNC_TEXT = st.lists(
-    st.sampled_from(["a", "Bc", "z9", "1", "22", ".", ",", ";", " ", "  ", "\n", "\r\n", "\n\n", "'s", "'", "é",
-                     "e\u0301", "€", "日本", "👍🏽", "\u200d", "-", "#", "/", "\t", "!", "?", ")", "\u00a0", "...",
-                     "http://x.y/z", "Привет", "<|endoftext|>", "123456", "\r", " the", "\n- ", "```"]),
-    min_size=1, max_size=40,
+    st.sampled_from(["a", "Bc", "z9", "1", "22", ".", ",", ";", " ", "  ", "\n", "\r\n", "\n\n", "'s", "'", "'ll",
+                     "é", "e\u0301", "€", "日本", "👍🏽", "\u200d", "-", "#", "/", "\n/", "\t", "!", "?", ")", "(",
+                     "\u00a0", "...", "http://x.y/z", "Привет", "<|endoftext|>", "123456", "\r", " the", "\n- ",
+                     "```", "*", "|", "`", "~", "_", "=", "{", "}", "[", "]", "<", ">", "@", "$", "%", "^", "&", "+",
+                     "\\", '"', "Ab", "aB", "\x00", "\n ", " \n", "\u2028", "\x85", "ǅ", "ʰ", "ß"]),
+    min_size=1, max_size=50,
 ).map("".join)
 
 
