@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -294,3 +295,76 @@ def test_reply_is_always_json(kind, payload, document):
         assert set(reply) == {"ok", "result"}
     else:
         assert set(reply) in ({"ok", "errors"}, {"ok", "internal"})
+
+
+# --- split and export -------------------------------------------------------------------
+
+SPLIT_DOC = (Path(__file__).resolve().parents[1] / "data" / "md" / "ws-README.md").read_text(encoding="utf-8")
+
+
+def split_reply(session, payload, document=None):
+    return json.loads(session.handle("split", json.dumps(payload), document))
+
+
+def test_split_returns_every_chunk_with_overlap_and_new_text_apart():
+    from ragchunk import split
+
+    session = Session()
+    reply = split_reply(session, {"by": "sentences", "chunk_size": "64", "overlap": "8"}, SPLIT_DOC)
+    assert reply["ok"], reply
+    result = reply["result"]
+    expected = split(SPLIT_DOC, by="sentences", size=64, overlap=8)
+    assert len(result["chunks"]) == len(expected.chunks)
+    assert result["stats"] == expected.stats.to_json()
+    for got, chunk in zip(result["chunks"], expected.chunks):
+        assert got["overlap_text"] + got["new_text"] == chunk.text
+        assert got["overlap_text"] == SPLIT_DOC[chunk.start : chunk.content_start]
+        assert got["heading_path"] == list(chunk.heading_path)
+        assert got["tokens"] == chunk.tokens
+    assert result["tokenizer"] == "cl100k_base" and result["chars"] == len(SPLIT_DOC)
+
+
+def test_export_is_the_cli_jsonl_of_the_last_split():
+    from ragchunk import split
+    from ragchunk.export import to_jsonl
+
+    session = Session()
+    assert split_reply(session, {"by": "paragraphs", "chunk_size": "128", "overlap": "16"}, SPLIT_DOC)["ok"]
+    exported = json.loads(session.handle("export", "{}"))
+    assert exported["result"]["jsonl"] == to_jsonl(split(SPLIT_DOC, by="paragraphs", size=128, overlap=16))
+    # Re-split with other settings, without sending the document again.
+    assert split_reply(session, {"by": "headings", "chunk_size": "256", "overlap": "0", "chars_per_token": "3"})["ok"]
+    exported = json.loads(session.handle("export", "{}"))
+    from ragchunk import CharEstimate
+
+    assert exported["result"]["jsonl"] == to_jsonl(split(SPLIT_DOC, by="headings", size=256, overlap=0,
+                                                         tokenizer=CharEstimate(3)))
+
+
+def test_export_before_any_split_names_the_text():
+    reply = json.loads(Session().handle("export", "{}"))
+    assert reply["ok"] is False and reply["errors"][0]["field"] == "text"
+
+
+@pytest.mark.parametrize(
+    ("payload", "fields"),
+    [
+        ({"chunk_size": "0", "overlap": "0"}, ["chunk_size"]),
+        ({"chunk_size": "x", "overlap": "-1"}, ["chunk_size", "overlap"]),
+        ({"chunk_size": "64", "overlap": "64"}, ["overlap"]),
+        ({"chunk_size": "64", "overlap": "8", "chars_per_token": "0"}, ["chars_per_token"]),
+        ({"chunk_size": "64", "overlap": "8", "encoding": "gpt5"}, ["encoding"]),
+        ({"chunk_size": "64", "overlap": "8", "by": "chapters"}, ["by"]),
+    ],
+)
+def test_split_settings_errors_name_every_bad_field(payload, fields):
+    reply = split_reply(Session(), payload, SPLIT_DOC)
+    assert reply["ok"] is False
+    assert [e["field"] for e in reply["errors"]] == fields
+    assert all(e["message"] for e in reply["errors"])
+
+
+def test_split_of_a_binary_file_is_refused():
+    reply = split_reply(Session(), {"chunk_size": "64", "overlap": "8", "name": "x.png"}, b"\x89PNG\r\n\x1a\n" + bytes(20))
+    assert reply["ok"] is False and reply["errors"][0]["field"] == "file"
+    assert "x.png is a PNG image" in reply["errors"][0]["message"]
