@@ -30,7 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 WEB = ROOT / "web"
 PYCORE = ROOT / "pycore"
-DIST = ROOT / "dist"
+# RAGCHUNK_DIST lets several builds (parallel work, benchmarks) use their own folder.
+DIST = Path(os.environ.get("RAGCHUNK_DIST") or ROOT / "dist")
 NODE_MODULES = ROOT / "node_modules"
 VENV = ROOT / ".venv"
 REQUIREMENTS = ROOT / "tests" / "requirements.txt"
@@ -174,13 +175,14 @@ def build() -> Path:
     from ragchunk.settings import form_spec
 
     spec = {**form_spec(), "version": core_version(), "wheel": f"assets/wheels/{wheel_hash}/{wheel.name}"}
-    for path in sorted(WEB.iterdir()):
-        if path.name == SERVICE_WORKER:
+    for path in sorted(WEB.rglob("*")):
+        target = DIST / path.relative_to(WEB)
+        if path.is_dir() or path.name == SERVICE_WORKER:
             continue
         if path.suffix == ".html":
-            (DIST / path.name).write_text(render(path.read_text(encoding="utf-8"), page_values()), encoding="utf-8")
-        elif path.is_file():
-            copy(path, DIST / path.name)
+            target.write_text(render(path.read_text(encoding="utf-8"), page_values()), encoding="utf-8")
+        else:
+            copy(path, target)
     (DIST / "spec.js").write_text(
         "// Written by build.py from ragchunk.settings.form_spec(): defaults and limits of the core.\n"
         f"export const SPEC = {json.dumps(spec, indent=2)};\n",

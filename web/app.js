@@ -1,7 +1,7 @@
 // The calculator page: DOM only. Numbers come from the JS mirror of the formula at once
 // and from the Python core (in the worker) as soon as it is ready; text goes to the worker.
 import { SPEC } from "./spec.js";
-import { Cancelled, Core } from "./bridge.js";
+import { Cancelled, createCore } from "./bridge.js";
 import { readCalcForm } from "./formula.js";
 import {
   $, applyEmbedMode, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, integer, percent,
@@ -21,7 +21,7 @@ function money(cost) {
   return cost.toLocaleString("en-US", { maximumSignificantDigits: 3 });
 }
 
-const core = new Core(new URL("worker.js", import.meta.url));
+const core = createCore();
 let calcSeq = 0;
 let textSeq = 0;
 let hasDocument = false;
@@ -224,6 +224,8 @@ const onChunking = debounce(() => {
 
 // --- wiring -----------------------------------------------------------------------------
 
+// Offline caching starts once the core has loaded, from the HTTP cache it just filled.
+core.addEventListener("ready", () => enableOffline(), { once: true });
 bindCoreStatus(core, {
   onReady: recalculate,
   onTaskProgress: (stage) => setTextStatus(`${stage}…`, true),
@@ -269,5 +271,4 @@ document.addEventListener("keydown", (event) => {
 });
 
 recalculate();
-enableOffline();
 applyEmbedMode();

@@ -75,3 +75,12 @@ export class Core extends EventTarget {
     this.start();
   }
 }
+
+/**
+ * The core for this page: the module worker next to this file. (A build that cannot start
+ * workers, such as a page opened from disk, sets `globalThis.ragchunkCore` to a factory of
+ * an object with the same interface.)
+ */
+export function createCore() {
+  return globalThis.ragchunkCore ? globalThis.ragchunkCore() : new Core(new URL("worker.js", import.meta.url));
+}

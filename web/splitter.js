@@ -2,7 +2,7 @@
 // splits with the Python core; thousands of chunks scroll smoothly because only the cards
 // in view are in the DOM.
 import { SPEC } from "./spec.js";
-import { Cancelled, Core } from "./bridge.js";
+import { Cancelled, createCore } from "./bridge.js";
 import {
   $, applyEmbedMode, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, integer, pyString,
   setTextStatus, shellWord, showErrors, showSnippets, TEXT_DEBOUNCE_MS,
@@ -12,7 +12,7 @@ import {
 const CARD_HEIGHT = 208;
 const OVERSCAN = 4;
 
-const core = new Core(new URL("worker.js", import.meta.url));
+const core = createCore();
 const slots = [...document.querySelectorAll(".error[data-for]")];
 let seq = 0;
 let hasDocument = false;
@@ -204,6 +204,8 @@ const onSettings = debounce(() => {
   if (hasDocument) runSplit(null);
 }, TEXT_DEBOUNCE_MS);
 
+// Offline caching starts once the core has loaded, from the HTTP cache it just filled.
+core.addEventListener("ready", () => enableOffline(), { once: true });
 bindCoreStatus(core, { onTaskProgress: (stage) => setTextStatus(`${stage}…`, true) });
 bindDocumentInput({
   onDocument: (document, name) => runSplit(document, name),
@@ -230,5 +232,4 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && !$("cancel").hidden) core.cancel();
 });
 $("ratio-field").hidden = $("sizer").value !== "estimate";
-enableOffline();
 applyEmbedMode();
