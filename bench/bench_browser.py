@@ -126,25 +126,14 @@ def measure_first_count(browser, base_url, text, runs):
     return median(page_ms)
 
 
-def measure_throughput(browser, base_url, text, runs):
+def in_bench_worker(browser, base_url, step, text, runs):
+    """Boot the site's engine in the benchmark worker, then time ``step`` on ``text``."""
     context, page = new_page(browser, base_url)
     page.goto("./bench.html")
     page.wait_for_function("() => window.benchReady")
     boot = page.evaluate("() => call('boot')")
     assert boot["ok"], boot
-    reply = page.evaluate("([text, runs]) => call('throughput', {text, runs})", [text, runs])
-    assert reply["ok"], reply
-    context.close()
-    return reply["result"]
-
-
-def measure_split(browser, base_url, text, runs):
-    context, page = new_page(browser, base_url)
-    page.goto("./bench.html")
-    page.wait_for_function("() => window.benchReady")
-    boot = page.evaluate("() => call('boot')")
-    assert boot["ok"], boot
-    reply = page.evaluate("([text, runs]) => call('split', {text, runs})", [text, runs])
+    reply = page.evaluate("([step, text, runs]) => call(step, {text, runs})", [step, text, runs])
     assert reply["ok"], reply
     context.close()
     return reply["result"]
@@ -184,11 +173,11 @@ def main() -> int:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
             boot = measure_boot(browser, base_url, args.runs)
             first_count = measure_first_count(browser, base_url, text, args.runs)
-            throughput = measure_throughput(browser, base_url, text, args.runs)
+            throughput = in_bench_worker(browser, base_url, "throughput", text, args.runs)
             from corpus import MB, markdown_corpus
 
             markdown, _ = markdown_corpus(MB)
-            splitting = measure_split(browser, base_url, markdown, args.runs)
+            splitting = in_bench_worker(browser, base_url, "split", markdown, args.runs)
             browser.close()
         server.shutdown()
     cpython = measure_cpython(text, args.runs)
