@@ -5,7 +5,9 @@ prose) the reference is ONE ``encode_ordinary`` pass of cl100k_base over the sam
 timed in the same run (median of ``--runs``). Every splitter runs with a target of 512
 tokens and an overlap of 64 (by headings for ragchunk), and is reported as
 
-- ``x pass``: its median time divided by the reference time;
+- ``x pass``: its median time divided by the median time of the reference, the two timed
+  alternately (one reference pass before each run of the splitter) so that a change in
+  the machine's load during the run affects both alike;
 - ``over``: chunks whose exact cl100k_base count (recounted on the chunk text) exceeds 512;
 - ``coverage``: the share of the corpus's non-whitespace characters found in some chunk
   (chunks are located by searching their non-whitespace characters in order, so a splitter
@@ -21,7 +23,7 @@ table ragchunk already loaded (from the npm package) so that no network is neede
 
 The table is printed and written as JSON to ``bench/out/bench_split.json``.
 
-    python3 bench/bench_split.py [--runs 3] [--peers-10mb] [--quick]
+    python3 bench/bench_split.py [--runs 3] [--peers-10mb] [--quick] [--no-peers]
 """
 
 from __future__ import annotations
@@ -49,6 +51,25 @@ SIZE = 512
 OVERLAP = 64
 ENCODING = "cl100k_base"
 _NONSPACE = re.compile(r"\S")
+
+
+def paired_seconds(reference: Callable[[], object], func: Callable[[], object], runs: int
+                   ) -> tuple[float, float, object]:
+    """Median times of ``reference`` and ``func`` timed alternately, and ``func``'s last result.
+
+    Alternating keeps the ratio fair when the machine's load changes during the run.
+    """
+    ref_times, times = [], []
+    result = func()
+    reference()
+    for _ in range(runs):
+        start = time.perf_counter()
+        reference()
+        ref_times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        result = func()
+        times.append(time.perf_counter() - start)
+    return statistics.median(ref_times), statistics.median(times), result
 
 
 def median_seconds(func: Callable[[], object], runs: int) -> tuple[float, object]:
@@ -184,10 +205,10 @@ def quality(text: str, chunks: list[str], count: Callable[[str], int]) -> dict[s
 # --- the run -----------------------------------------------------------------------------------
 
 
-def measure(name: str, text: str, func: Callable[[str], list[str]], reference: float, runs: int,
+def measure(name: str, text: str, func: Callable[[str], list[str]], reference: Callable[[], object], runs: int,
             count: Callable[[str], int]) -> dict[str, object]:
-    seconds, chunks = median_seconds(lambda: func(text), runs)
-    row = {"corpus": name, "seconds": seconds, "x_pass": seconds / reference}
+    ref_seconds, seconds, chunks = paired_seconds(reference, lambda: func(text), runs)
+    row = {"corpus": name, "seconds": seconds, "x_pass": seconds / ref_seconds}
     row.update(quality(text, chunks, count))
     return row
 
@@ -197,6 +218,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="timed runs per measurement (median)")
     parser.add_argument("--peers-10mb", action="store_true", help="also run the peers on the 10 MB corpus")
     parser.add_argument("--quick", action="store_true", help="corpora of 200 kB and 2 MB (a smoke test)")
+    parser.add_argument("--no-peers", action="store_true", help="measure ragchunk only (no peers)")
     args = parser.parse_args()
 
     tokenizer = get_tokenizer(ENCODING)
@@ -205,7 +227,7 @@ def main() -> None:
     sizes = (200_000, 2_000_000) if args.quick else (corpus.MB, 10 * corpus.MB)
     texts = corpus.corpora(sizes, prose=sizes[0])
     small_name, large_name, _ = list(texts)
-    found, missing = peers(encoding)
+    found, missing = ({}, []) if args.no_peers else peers(encoding)
 
     print(f"Python {platform.python_version()} on {platform.machine()}, ragchunk {ragchunk.__version__}; "
           f"target {SIZE} tokens, overlap {OVERLAP}, {ENCODING}; median of {args.runs} runs")
@@ -216,14 +238,15 @@ def main() -> None:
     references: dict[str, float] = {}
     for name, text in texts.items():
         tokenizer.encode(text)  # warm caches so the reference is not a first call
-        references[name], _ = median_seconds(lambda text=text: encoding.encode_ordinary(text), args.runs)
+        reference = lambda text=text: encoding.encode_ordinary(text)
+        references[name], _ = median_seconds(reference, args.runs)
         rows.append({"splitter": "ragchunk split (headings)",
-                     **measure(name, text, ragchunk_splitter(), references[name], args.runs, count)})
+                     **measure(name, text, ragchunk_splitter(), reference, args.runs, count)})
         if name == large_name and not args.peers_10mb:
             continue
         for peer, func in found.items():
             try:
-                rows.append({"splitter": peer, **measure(name, text, func, references[name], args.runs, count)})
+                rows.append({"splitter": peer, **measure(name, text, func, reference, args.runs, count)})
             except Exception as err:  # a peer that fails on some input is reported, not fatal
                 rows.append({"splitter": peer, "corpus": name, "error": f"{type(err).__name__}: {err}"[:200]})
 
@@ -253,6 +276,8 @@ def main() -> None:
           f"{reference_linearity:.2f} (1.00 = linear)")
     if missing:
         print("not measured (not importable): " + ", ".join(missing))
+    if args.no_peers:
+        print("peers not measured (--no-peers)")
 
     out = HERE / "out"
     out.mkdir(exist_ok=True)
@@ -270,6 +295,7 @@ def main() -> None:
         "reference_linearity_per_mb": reference_linearity,
         "rows": rows,
         "missing": missing,
+        "peers_skipped": args.no_peers,
     }
     (out / "bench_split.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(f"written: {out / 'bench_split.json'}")

@@ -108,6 +108,12 @@ _HTML_BLOCK_TAGS = frozenset(
     thead title tr track ul""".split()
 )
 _HTML_BLANK_END = ""
+# First characters (after indentation) of a list line that may matter to _scan_list: list
+# markers, rules and the leaf blocks that interrupt a paragraph. A line starting with
+# anything else is text.
+_LIST_MARKUP_FIRST = frozenset("-*_+0123456789>#`~<")
+# First characters of a heading, fence, rule or HTML block (see _opens_leaf).
+_LEAF_FIRST = frozenset("#`~<-*_")
 
 # A list item's (content column offset from the marker, marker key, number, content).
 # The key is the bullet character or the ordered delimiter: CommonMark starts a new list
@@ -133,10 +139,14 @@ def parse_blocks(text: str) -> list[Block]:
     blocks: list[Block] = []
     append = blocks.append
     for kind, first, last, level, title in _scan(lines):
+        # Strip only lines that have the whitespace: stripping copies the (maybe long) line.
         head = lines[first]
+        start = starts[first]
+        if head[:1].isspace():
+            start += len(head) - len(head.lstrip())
         tail = lines[last]
-        start = starts[first] + len(head) - len(head.lstrip())
-        append(Block(kind, start, starts[last] + len(tail.rstrip()), level, title))
+        end = starts[last] + (len(tail.rstrip()) if tail[-1:].isspace() else len(tail))
+        append(Block(kind, start, end, level, title))
     return blocks
 
 
@@ -499,6 +509,11 @@ def _scan(lines: list[str]) -> list[tuple[str, int, int, int, str]]:
                 i += 1
             continue
         char = rest[0]
+        if char not in special:
+            if para < 0:
+                para = i
+            i += 1
+            continue
         if char == "#":
             heading = _atx(rest)
             if heading is not None:
@@ -630,9 +645,11 @@ def _scan_fence(lines: list[str], i: int, char: str, length: int) -> tuple[int, 
     j = i + 1
     while j < n:
         line = lines[j]
-        rest = line.lstrip(" ")
-        if rest[:1] == char and len(line) - len(rest) <= 3 and _closes_fence(rest, char, length):
-            return j, j + 1
+        # A closing fence is indented at most 3 spaces: its character is in the first 4.
+        if char in line[:4]:
+            rest = line.lstrip(" ")
+            if rest[:1] == char and len(line) - len(rest) <= 3 and _closes_fence(rest, char, length):
+                return j, j + 1
         j += 1
     return _last_non_blank(lines, n - 1), n
 
@@ -719,16 +736,20 @@ def _scan_list(
     n = len(lines)
     last = i
     j = i + 1
+    markup = _LIST_MARKUP_FIRST
     while j < n:
         line = lines[j]
         if not line or line.isspace():
             lazy = False
             j += 1
             continue
-        lcol, rest = _leading(line)
+        rest = line.lstrip(" \t")
+        lcol = len(line) - len(rest)
+        if lcol and "\t" in line[:lcol]:
+            lcol = _leading(line)[0]
         if fence is not None:
             if lcol >= owner:
-                if lcol - owner <= 3 and _closes_fence(rest, fence[0], fence[1]):
+                if lcol - owner <= 3 and rest[:1] == fence[0] and _closes_fence(rest, fence[0], fence[1]):
                     fence = None
                 last = j
                 j += 1
@@ -736,6 +757,20 @@ def _scan_list(
             # A line left of the item's content ends the item, and the fence with it.
             fence = None
         depth = bisect_right(stack, lcol)
+        if rest[0] not in markup:
+            # Text that can start no marker, rule or leaf block: only laziness decides.
+            if depth:
+                if not lazy:
+                    del stack[depth:]
+                    if lcol - stack[-1] < 4:
+                        fence = None
+                        owner = stack[-1]
+                        lazy = True
+            elif not lazy:
+                break
+            last = j
+            j += 1
+            continue
         if depth:
             if lcol - stack[depth - 1] >= 4:
                 if not lazy:
@@ -782,7 +817,10 @@ def _scan_list(
 
 def _item_start(content: str) -> tuple[tuple[str, int] | None, bool]:
     """(open fence, lazy) for the content on a list item's marker line."""
-    if content[:1] in (" ", "\t"):
+    char = content[:1]
+    if char == " " or char == "\t":
         return None, False
+    if char not in _LEAF_FIRST:
+        return None, bool(content) and not content.isspace()
     fence = _fence_open(content)
     return fence, fence is None and _is_lazy_text(content)

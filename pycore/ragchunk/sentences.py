@@ -47,11 +47,12 @@ non-whitespace character of the text exactly once.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from enum import Enum
+from itertools import chain
 from types import MappingProxyType
 
-__all__ = ["sentence_spans", "sentences"]
+__all__ = ["iter_sentence_starts", "sentence_spans", "sentences"]
 
 _WEAK = ".!?…"
 _STRONG = "।॥。！？｡"
@@ -175,15 +176,15 @@ def _opens_sentence(text: str, opening: int, ts: int) -> bool:
     return ts - opening <= _LOOKBACK and _SPACE.search(text, opening, ts) is None
 
 
-def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
-    """Append ``text[start:end]`` without its surrounding whitespace, unless nothing is left."""
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """``(start, end)`` of ``text[start:end]`` without surrounding whitespace, or None if blank."""
     found = _NONSPACE.search(text, start, end)
     if found is None:
-        return
+        return None
     first = found.start()
     if text[end - 1].isspace():
         end = first + len(text[first:end].rstrip())
-    spans.append((first, end))
+    return first, end
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -198,8 +199,45 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     >>> sentence_spans("  \\n ")
     []
     """
-    n = len(text)
     spans: list[tuple[int, int]] = []
+    last_cut = 0
+    for cut in _cuts(text):
+        span = _trimmed(text, last_cut, cut)
+        if span is not None:
+            spans.append(span)
+        last_cut = cut
+    if last_cut < len(text):
+        span = _trimmed(text, last_cut, len(text))
+        if span is not None:
+            spans.append(span)
+    return spans
+
+
+def iter_sentence_starts(text: str) -> Iterator[int]:
+    """Yield the starts of the spans of :func:`sentence_spans`, reading only as far as needed.
+
+    A sentence's start is known as soon as the cut before it is (the first non-whitespace
+    character after the cut), so a caller that stops at the first start it likes does not
+    pay for the rest of the text.
+
+    >>> list(iter_sentence_starts(" One. Two.  Three."))
+    [1, 6, 12]
+    """
+    previous = -1
+    for cut in chain((0,), _cuts(text)):
+        found = _NONSPACE.search(text, cut)
+        if found is None:
+            return
+        start = found.start()
+        # A blank stretch between two cuts holds no sentence: its start repeats.
+        if start != previous:
+            previous = start
+            yield start
+
+
+def _cuts(text: str) -> Iterator[int]:
+    """The offsets where the text is cut between sentences, in order."""
+    n = len(text)
     last_cut = 0
     # First non-space offset of the current sentence, computed only when a number
     # needs it (list marker check), then reused until the next cut.
@@ -263,11 +301,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
                 if not verdict:
                     continue
                 cut = ce
-        _append_trimmed(text, last_cut, cut, spans)
+        yield cut
         last_cut = cut
-    if last_cut < n:
-        _append_trimmed(text, last_cut, n, spans)
-    return spans
 
 
 def sentences(text: str) -> list[str]:

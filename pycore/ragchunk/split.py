@@ -65,13 +65,14 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
+from operator import itemgetter
 from typing import Any
 
 from .errors import RagchunkError
 from .graphemes import floor_boundary
 from .markdown import Block, heading_paths, list_items, parse_blocks
 from .plan import check_chunking, check_ratio
-from .sentences import sentence_spans
+from .sentences import iter_sentence_starts, sentence_spans
 from .settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP
 from .stats import Stats, compute_stats
 from .tokenizers import CharEstimate, TiktokenTokenizer, Tokenizer, WasmTokenizer, check_encoding, get_tokenizer
@@ -134,6 +135,7 @@ def split(
     size: int = DEFAULT_CHUNK_SIZE,
     overlap: int = DEFAULT_OVERLAP,
     tokenizer: str | Tokenizer | CharEstimate = DEFAULT_ENCODING,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Split:
     """Cut ``text`` (Markdown or plain) into chunks of at most ``size`` tokens.
 
@@ -147,26 +149,48 @@ def split(
     >>> split(" \\n ", size=8, overlap=0).chunks
     []
 
+    ``progress``, when given, is called as ``progress(done, total)`` with code-point
+    offsets into ``text`` (``total == len(text)``): while chunks are made, with the end of
+    the latest chunk, at most 100 times and with ``done`` strictly increasing and below
+    ``total``; then exactly once with ``(total, total)`` when the split is complete, also
+    for empty text (``(0, 0)``). An exception it raises stops the split and propagates
+    (a way to cancel).
+
+    >>> calls = []
+    >>> _ = split("One. Two. Three.", by="sentences", size=3, overlap=0, progress=lambda *a: calls.append(a))
+    >>> calls
+    [(4, 16), (9, 16), (16, 16)]
+
     Empty or whitespace-only text gives no chunks. Raises :class:`RagchunkError` for an
-    unknown ``by`` or encoding, an invalid size, overlap or ratio, text with unpaired
-    surrogates, or a size smaller than one character of the text needs.
+    unknown ``by`` or encoding, an invalid size, overlap or ratio, a ``progress`` that is
+    not callable, text with unpaired surrogates, or a size smaller than one character of
+    the text needs.
     """
     if by not in BY_CHOICES:
         raise RagchunkError("by", f"by ({by}) is not known: choose one of {', '.join(BY_CHOICES)}")
     size, overlap = check_chunking(size, overlap)
     sizer_factory, name = _sizer_factory(tokenizer)
+    if progress is not None and not callable(progress):
+        raise RagchunkError(
+            "progress",
+            f"progress ({type(progress).__name__}) must be callable as progress(done, total) or None",
+        )
     if not isinstance(text, str):
         raise RagchunkError("text", f"text must be a string, not {type(text).__name__}: decode the file first")
     try:
-        text.encode("utf-8")
+        if not text.isascii():
+            text.encode("utf-8")
     except UnicodeEncodeError as err:
         raise RagchunkError(
             "text",
             f"text has an unpaired surrogate at offset {err.start}: replace it (ragchunk.textio.check_text does)",
         ) from None
     chunks: list[Chunk] = []
-    if text.strip():
-        chunks = _Splitter(text, by, size, overlap, sizer_factory(text)).run()
+    # Not text.strip(): that copies the whole text when it ends with a line break.
+    if text and not text.isspace():
+        chunks = _Splitter(text, by, size, overlap, sizer_factory(text), progress).run()
+    if progress is not None:
+        progress(len(text), len(text))
     stats = compute_stats([c.tokens for c in chunks], [c.overlap_tokens for c in chunks], size)
     return Split(chunks, stats, name, by, size, overlap)
 
@@ -259,7 +283,9 @@ class _TokenSizer:
         self.count = tokenizer.count
         ids = tokenizer.encode(text)
         lengths = list(tokenizer.byte_lengths())
-        self.ends = list(accumulate(map(lengths.__getitem__, ids)))
+        # One itemgetter call reads every length at C speed (it returns a bare item for one id).
+        per_token = itemgetter(*ids)(lengths) if len(ids) > 1 else [lengths[i] for i in ids]
+        self.ends = list(accumulate(per_token))
         self.bytes = _ByteIndex(text)
         self.sync = sync
         # Consecutive chunks share edges (a chunk's last sentence is the next one's overlap):
@@ -467,7 +493,8 @@ class _Open:
 class _Splitter:
     """One run of the algorithm over one text (see the module docstring)."""
 
-    def __init__(self, text: str, by: str, size: int, overlap: int, sizer: Any) -> None:
+    def __init__(self, text: str, by: str, size: int, overlap: int, sizer: Any,
+                 progress: Callable[[int, int], None] | None = None) -> None:
         self.text = text
         self.by = by
         self.size = size
@@ -482,6 +509,11 @@ class _Splitter:
         self.cur: _Open | None = None
         # The last chunk emitted: (start, end, starts of its units that begin a sentence).
         self.prev: tuple[int, int, list[int]] | None = None
+        # Progress is reported when a chunk ends at or past the next hundredth of the text;
+        # without a callback that point is never reached, so the check costs one comparison.
+        self.progress = progress
+        self.report_step = -(-len(text) // 100)
+        self.next_report = self.report_step if progress is not None else math.inf
 
     # -- driver ---------------------------------------------------------------------------
 
@@ -617,7 +649,9 @@ class _Splitter:
             end = min(stop, mark.start() + _AFTER_MARK)
             # The window's first span may begin mid-sentence: it is not a sentence start.
             # A start close to a window cut short is not trusted (the next window rereads it).
-            for s, _ in sentence_spans(text[a:end])[1:]:
+            starts = iter_sentence_starts(text[a:end])
+            next(starts, None)
+            for s in starts:
                 start = a + s
                 if start >= lo and text[start - 1].isspace() and (end == stop or start < end - _TRUST):
                     return start
@@ -638,6 +672,17 @@ class _Splitter:
                   tokens, overlap_tokens)
         )
         self.prev = (start, end, unit_starts)
+        if end >= self.next_report:
+            self._report(end)
+
+    def _report(self, done: int) -> None:
+        total = len(self.text)
+        if done < total:
+            step = self.report_step
+            self.next_report = (done // step + 1) * step
+            self.progress(done, total)
+        else:
+            self.next_report = math.inf  # split() reports the end itself, once
 
     # -- spans: word by word, line by line, piece by piece ----------------------------------
 

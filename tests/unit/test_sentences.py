@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragchunk.sentences import sentence_spans, sentences
+from ragchunk.sentences import iter_sentence_starts, sentence_spans, sentences
 
 ENGLISH = [
     ("Hello world. This is a test.", ["Hello world.", "This is a test."]),
@@ -258,6 +258,18 @@ def test_spans_are_ordered_trimmed_and_cover_every_character(text):
     spans = sentence_spans(text)
     check_invariants(text, spans)
     assert sentences(text) == [text[start:end] for start, end in spans]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(any_text)
+def test_sentence_starts_are_the_starts_of_the_spans(text):
+    assert list(iter_sentence_starts(text)) == [start for start, _ in sentence_spans(text)]
+
+
+def test_sentence_starts_are_read_lazily():
+    starts = iter_sentence_starts("One. Two. " + "x" * 10 + ". Three.")
+    assert (next(starts), next(starts)) == (0, 5)
+    assert list(iter_sentence_starts("  \n ")) == []
 
 
 @settings(max_examples=300, deadline=None)

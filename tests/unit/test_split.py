@@ -17,12 +17,12 @@ import json
 import os
 import re
 import sys
-import time
 from bisect import bisect_right
 from pathlib import Path
 
 import pytest
 from ragchunk import CharEstimate, RagchunkError, get_tokenizer, split, to_jsonl
+from ragchunk.tokenizers import TiktokenTokenizer
 from ragchunk.cli import main
 from ragchunk.graphemes import grapheme_spans, is_boundary
 from ragchunk.markdown import heading_paths, parse_blocks
@@ -177,6 +177,60 @@ def test_size_smaller_than_one_character_is_an_error_naming_the_size():
     with pytest.raises(RagchunkError, match="enter at least 2"):
         split("abc", size=1, overlap=0, tokenizer=CharEstimate(0.5))
 
+
+
+# --- progress ------------------------------------------------------------------------------
+
+
+def _progress_calls(text: str, **kwargs) -> tuple[list[tuple[int, int]], list]:
+    calls: list[tuple[int, int]] = []
+    chunks = split(text, progress=lambda done, total: calls.append((done, total)), **kwargs).chunks
+    return calls, chunks
+
+
+@pytest.mark.parametrize("path", DOCS[:3], ids=lambda p: p.name)
+def test_progress_rises_to_the_end_in_at_most_a_hundred_steps(path):
+    text = path.read_text(encoding="utf-8") * 3
+    calls, chunks = _progress_calls(text, by="sentences", size=16, overlap=4)
+    assert len(chunks) > 200  # more chunks than reports: the cap is exercised
+    assert calls[-1] == (len(text), len(text))
+    assert all(total == len(text) for _, total in calls)
+    dones = [done for done, _ in calls[:-1]]
+    assert dones == sorted(set(dones)) and all(0 < done < len(text) for done in dones)
+    assert 50 <= len(dones) <= 100
+    assert set(dones) <= {c.end for c in chunks}
+
+
+def test_progress_reports_the_end_once_even_when_there_is_nothing_to_split():
+    for text in ("", " \n\t "):
+        calls, chunks = _progress_calls(text, size=16, overlap=4)
+        assert (calls, chunks) == ([(len(text), len(text))], [])
+    calls, _ = _progress_calls("One short sentence.", size=16, overlap=4)
+    assert calls == [(19, 19)]
+
+
+def test_progress_does_not_change_the_split():
+    text = (DOCS[0]).read_text(encoding="utf-8")
+    _, with_progress = _progress_calls(text, by="headings", size=64, overlap=8)
+    assert with_progress == split(text, by="headings", size=64, overlap=8).chunks
+
+
+def test_progress_exceptions_stop_the_split():
+    class Cancelled(Exception):
+        pass
+
+    def cancel(done: int, total: int) -> None:
+        raise Cancelled
+
+    with pytest.raises(Cancelled):
+        split("One. Two. Three. Four.", by="sentences", size=3, overlap=0, progress=cancel)
+
+
+def test_progress_must_be_callable():
+    with pytest.raises(RagchunkError) as caught:
+        split("Some text.", size=16, overlap=4, progress=42)
+    assert caught.value.field == "progress"
+    assert "must be callable" in caught.value.message
 
 # --- structure -------------------------------------------------------------------------
 
@@ -465,21 +519,36 @@ def test_hard_inputs_keep_the_guarantees(name):
     check(text, "paragraphs", 40, 10, CharEstimate(3))
 
 
-def _seconds(text: str) -> float:
-    best = float("inf")
-    for _ in range(2):
-        start = time.perf_counter()
-        split(text, by="headings", size=256, overlap=32)
-        best = min(best, time.perf_counter() - start)
-    return best
+class _CountingTokenizer(TiktokenTokenizer):
+    """cl100k_base that adds up how many characters it was asked to encode or count."""
+
+    def __init__(self) -> None:
+        inner = get_tokenizer("cl100k_base")
+        super().__init__(inner.name, inner._encoding, inner.byte_lengths)
+        self.chars = 0
+
+    def encode(self, text):
+        self.chars += len(text)
+        return super().encode(text)
+
+    def count(self, text):
+        self.chars += len(text)
+        return super().count(text)
 
 
-@pytest.mark.parametrize("name", ["one long line", "many headings", "unclosed fence", "combining marks", "flags"])
-def test_hard_inputs_take_linear_time(name):
-    small, large = HARD[name](60_000), HARD[name](240_000)
-    ratio = _seconds(large) / _seconds(small)
-    # Four times the text: linear work takes about four times as long; quadratic, sixteen.
-    assert ratio < 8, ratio
+def _work_per_char(text: str) -> float:
+    tokenizer = _CountingTokenizer()
+    split(text, by="headings", size=256, overlap=32, tokenizer=tokenizer)
+    return tokenizer.chars / len(text)
+
+
+@pytest.mark.parametrize("name", ["one long line", "many headings", "unclosed fence", "combining marks", "flags", "crlf"])
+def test_hard_inputs_are_tokenized_a_bounded_number_of_times(name):
+    # Deterministic stand-in for "linear time": the tokenizer work per character must not
+    # grow with the text (re-counting growing chunks would make it grow), and stays small.
+    small, large = _work_per_char(HARD[name](60_000)), _work_per_char(HARD[name](240_000))
+    assert large <= small * 1.25 + 0.05, (small, large)
+    assert large < 6, large
 
 
 # --- golden snapshots ----------------------------------------------------------------------
