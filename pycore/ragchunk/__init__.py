@@ -3,6 +3,8 @@
 >>> import ragchunk
 >>> ragchunk.plan(10_000, 512, 64).chunks
 23
+>>> ragchunk.sentences("Dr. Smith arrived at 5 p.m. He left.")
+['Dr. Smith arrived at 5 p.m.', 'He left.']
 """
 
 __version__ = "0.1.0"
@@ -16,6 +18,9 @@ from .stats import Stats, compute_stats, format_stats
 from .textio import decode_document
 from .tokenizers import CharEstimate, Tokenizer, get_tokenizer
 from .windows import Window, windows
+
+# Bound last on purpose: the function, not the submodule of the same name, is the API.
+from .sentences import sentence_spans, sentences  # noqa: E402
 
 __all__ = [
     "BY_CHOICES",
@@ -39,6 +44,8 @@ __all__ = [
     "format_stats",
     "get_tokenizer",
     "plan",
+    "sentence_spans",
+    "sentences",
     "split",
     "to_jsonl",
     "tokens_from_chars",
