@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build, serve and test the ragchunk site.
 
-    python3 build.py build            assemble the static site in dist/
+    python3 build.py build            assemble the static site in dist/, with dist/ragchunk-offline.html
     python3 build.py serve [--port N] build, then serve dist/ on http://127.0.0.1:N/
     python3 build.py test [PYTEST ARGS] set up what a fresh machine lacks, build, run every test
 
@@ -16,11 +16,13 @@ from __future__ import annotations
 import argparse
 import base64
 import functools
+import gzip
 import hashlib
 import html
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,6 +43,15 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 TIKTOKEN_FILES = ("lite/tiktoken_bg.js", "lite/tiktoken_bg.wasm")
 ENCODER_NAMES = ("cl100k_base", "o200k_base", "p50k_base", "r50k_base")
 SERVICE_WORKER = "sw.js"
+# The single file that works opened from disk (see write_offline_file); the site links to
+# it for download, and the service worker does not precache it (it holds every asset).
+OFFLINE_FILE = "ragchunk-offline.html"
+OFFLINE_ENTRY = "offline.js"
+OFFLINE_TOOLS = {"calculator": "index.html", "splitter": "splitter.html"}
+# Used only inside the offline file (inlined there), so the site's precache leaves them out.
+OFFLINE_ONLY = {OFFLINE_FILE, OFFLINE_ENTRY, "inpage.js"}
+# Relative imports of our ES modules; in the offline file they become bare names.
+RELATIVE_IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}/[^"']+)\2""")
 # Fixed zip timestamps make the wheel byte-for-byte reproducible.
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 
@@ -188,6 +199,7 @@ def build() -> Path:
         f"export const SPEC = {json.dumps(spec, indent=2)};\n",
         encoding="utf-8",
     )
+    offline = write_offline_file(DIST, spec)
     manifest = {
         "version": spec["version"],
         "wheel": spec["wheel"],
@@ -198,7 +210,9 @@ def build() -> Path:
         digest.update(name.encode() + b"\0" + (DIST / name).read_bytes())
     manifest["hash"] = digest.hexdigest()[:16]
     # Everything a first visit needs; the other encodings are cached on first use.
-    precache = ["./"] + [name for name in manifest["files"] if not name.startswith("assets/encoders/")]
+    precache = ["./"] + [
+        name for name in manifest["files"] if not name.startswith("assets/encoders/") and name not in OFFLINE_ONLY
+    ]
     precache.append(f"assets/encoders/{spec['defaults']['encoding']}.json")
     worker = (WEB / SERVICE_WORKER).read_text(encoding="utf-8")
     worker = worker.replace("{{build.hash}}", manifest["hash"]).replace("{{build.precache}}", json.dumps(precache))
@@ -206,7 +220,112 @@ def build() -> Path:
     manifest["precache"] = precache
     (DIST / "build.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     log(f"built {DIST} ({len(manifest['files'])} files, {sum(manifest['files'].values()):,} bytes, hash {manifest['hash']})")
+    log(f"wrote {offline.name} ({offline.stat().st_size:,} bytes)")
     return DIST
+
+
+# --- the offline file ------------------------------------------------------------------
+
+def module_graph(entry: Path) -> dict[str, Path]:
+    """Every ES module reachable from ``entry`` by relative imports, by bare name (file name)."""
+    modules: dict[str, Path] = {}
+    pending = [entry]
+    while pending:
+        path = pending.pop()
+        name = path.name
+        if name in modules:
+            if modules[name] != path:
+                raise SystemExit(f"build.py: two modules named {name} ({modules[name]}, {path}) cannot share a bare name")
+            continue
+        modules[name] = path
+        for match in RELATIVE_IMPORT.finditer(path.read_text(encoding="utf-8")):
+            target = (path.parent / match.group(3)).resolve()
+            if not target.is_file():
+                raise SystemExit(f"build.py: {path.name} imports {match.group(3)}, which is not in dist/")
+            pending.append(target)
+    return modules
+
+
+def bare_imports(source: str) -> str:
+    """``from "./assets/x/y.js"`` -> ``from "y.js"``: names the offline page's import map resolves."""
+    return RELATIVE_IMPORT.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3).rsplit('/', 1)[-1]}{m.group(2)}", source)
+
+
+def data_url(mime: str, data: bytes) -> str:
+    return f"data:{mime};base64,{base64.b64encode(data).decode()}"
+
+
+def offline_page_parts(page: str) -> tuple[str, str, str]:
+    """(head, title, body) of a rendered page of web/, with links rewritten for one file."""
+    head = page[page.index("<head>") + len("<head>"):page.index("</head>")]
+    title = html.unescape(re.search(r"<title>(.*?)</title>", head, re.DOTALL).group(1))
+    body = page[page.index("<body>") + len("<body>"):page.index("</body>")]
+    # The tools' own links switch between the two tools inside the file.
+    body = body.replace('href="./"', 'href="?tool=calculator"').replace('href="splitter.html"', 'href="?tool=splitter"')
+    # The file needs no link to download itself.
+    download = r'<a id="offline-download"[^>]*>.*?</a>'
+    body = re.sub(rf"<p>\s*{download}\s*</p>|{download}", "", body, flags=re.DOTALL)
+    return head, title, body
+
+
+def write_offline_file(dist: Path, spec: dict) -> Path:
+    """dist/ragchunk-offline.html: both tools and every asset in one file that works from disk.
+
+    Opened from ``file://`` a page can neither start module workers nor import files, so:
+    our modules go into an import map as data: URLs under bare names; the pages' bodies
+    into templates (offline.js mounts one); the engine's files into base64 blocks, gzipped
+    where that pays, which offline.js decodes and hands to Pyodide from memory.
+    """
+    values = page_values()
+    pages = {tool: offline_page_parts(render((WEB / name).read_text(encoding="utf-8"), values))
+             for tool, name in OFFLINE_TOOLS.items()}
+    head = pages["calculator"][0]
+    head = re.sub(r'\s*<link rel="stylesheet"[^>]*>', "", head)
+    head = re.sub(r'\s*<script type="module"[^>]*></script>', "", head)
+    head = head.replace('href="favicon.svg"', f'href="{data_url("image/svg+xml", (WEB / "favicon.svg").read_bytes())}"')
+    style = (WEB / "style.css").read_text(encoding="utf-8")
+
+    modules = module_graph(dist / OFFLINE_ENTRY)
+    imports = {name: data_url("text/javascript", bare_imports(path.read_text(encoding="utf-8")).encode())
+               for name, path in sorted(modules.items())}
+
+    assets = [f"pyodide/{name}" for name in PYODIDE_FILES]
+    assets += ["tiktoken/tiktoken_bg.wasm", spec["wheel"].removeprefix("assets/")]
+    assets += [f"encoders/{name}.json" for name in ENCODER_NAMES]
+    blocks = []
+    for asset in assets:
+        data = (dist / "assets" / asset).read_bytes()
+        packed = gzip.compress(data, 9, mtime=0)
+        # Zips (the stdlib, the wheel) are compressed already; gzip would only add a step.
+        use_gzip = len(packed) < len(data) * 0.9
+        blocks.append(
+            f'<script type="application/octet-stream" id="asset:{html.escape(asset)}"{" data-gzip" if use_gzip else ""}>'
+            f"{base64.b64encode(packed if use_gzip else data).decode()}</script>"
+        )
+
+    # i18n.js takes the catalogs from globalThis.ragchunkCatalogs when it cannot fetch them.
+    catalogs = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in sorted((WEB / "i18n").glob("*.json"))}
+    catalogs_json = json.dumps(catalogs, ensure_ascii=False).replace("</", "<\\/")
+    templates = "\n".join(
+        f'<template id="tool:{tool}" data-title="{html.escape(title)}">{body}</template>'
+        for tool, (_, title, body) in pages.items()
+    )
+    document = (
+        "<!doctype html>\n"
+        '<html lang="en">\n<head>'
+        f"{head.rstrip()}\n"
+        f"<style>\n{style}</style>\n"
+        f'<script type="importmap">{json.dumps({"imports": imports})}</script>\n'
+        "</head>\n<body>\n"
+        f"{templates}\n"
+        f'<script type="application/json" id="ragchunk-catalogs">{catalogs_json}</script>\n'
+        + "\n".join(blocks)
+        + f'\n<script type="module">import "{OFFLINE_ENTRY}";</script>\n'
+        "</body>\n</html>\n"
+    )
+    target = dist / OFFLINE_FILE
+    target.write_text(document, encoding="utf-8")
+    return target
 
 
 def copy(source: Path, target: Path) -> None:

@@ -4,9 +4,10 @@ import { SPEC } from "./spec.js";
 import { Cancelled, createCore } from "./bridge.js";
 import { readCalcForm } from "./formula.js";
 import {
-  $, applyEmbedMode, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, integer, percent,
-  setTextStatus, showErrors, showSnippets, TEXT_DEBOUNCE_MS,
+  $, applyEmbedMode, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, internalError,
+  numberOptions, pageError, showTaskProgress, setTextStatus, showErrors, showNotes, showSnippets, TEXT_DEBOUNCE_MS,
 } from "./common.js";
+import { fixed, money, msg, onLanguageChange, percent, setHtmlParams, show, showText, startI18n, t } from "./i18n/i18n.js";
 
 const PREVIEW_STEP = SPEC.defaults.preview;
 
@@ -15,12 +16,8 @@ const errorSlots = [...document.querySelectorAll(".error[data-for]")];
 const calcSlots = errorSlots.filter((slot) => slot.closest("#calc"));
 const textSlots = errorSlots.filter((slot) => !slot.closest("#calc"));
 
-function money(cost) {
-  if (cost === 0) return "0";
-  if (cost >= 1) return cost.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  return cost.toLocaleString("en-US", { maximumSignificantDigits: 3 });
-}
-
+// The catalog first: every text below is said in the page's language.
+await startI18n();
 const core = createCore();
 let calcSeq = 0;
 let textSeq = 0;
@@ -38,34 +35,39 @@ function readForm() {
     chunk_size: $("chunk_size").value,
     overlap: $("overlap").value,
     price: $("price").value,
+    ...numberOptions(),
   };
 }
 
 function renderPlan(reply, source) {
   $("results").dataset.source = source;
   if (!reply.ok) {
-    showErrors(reply.errors ?? [{ field: "doc_tokens", message: reply.internal }], calcSlots);
-    for (const id of ["r-chunks", "r-total", "r-repeated", "r-extra", "r-cost"]) $(id).textContent = "—";
-    $("r-detail").textContent = "Fix the highlighted field to see the result.";
+    showErrors(reply.errors ?? [{ ...internalError(reply.internal), field: "doc_tokens" }], calcSlots);
+    for (const id of ["r-chunks", "r-total", "r-repeated", "r-extra", "r-cost"]) showText($(id), "—");
+    show($("r-detail"), "calc.detail_invalid");
     $("results").dataset.state = "invalid";
     return;
   }
   showErrors([], calcSlots);
   const p = reply.result;
-  $("r-chunks").textContent = integer(p.chunks);
-  $("r-total").textContent = integer(p.total_tokens);
-  $("r-repeated").textContent = `${integer(p.repeated_tokens)} (${percent(p.repeated_share)} of the total)`;
-  $("r-extra").textContent = percent(p.extra_share);
-  $("r-cost").textContent = p.cost === null ? "enter a price" : `${money(p.cost)} at ${p.price_per_million} per million tokens`;
-  const unit = readForm().unit === "chars" ? ` (${integer(p.doc_tokens)} tokens estimated from characters)` : "";
-  $("r-detail").textContent = p.chunks === 1
-    ? `The document fits in one chunk${unit}.`
-    : `Step ${integer(p.step)} tokens; the last chunk holds the remaining ${integer(p.last_chunk_tokens)} tokens${unit}.`;
+  show($("r-chunks"), "{n}", { n: p.chunks });
+  show($("r-total"), "{n}", { n: p.total_tokens });
+  show($("r-repeated"), "value.of_total", { tokens: p.repeated_tokens, share: percent(p.repeated_share) });
+  show($("r-extra"), "{n}", { n: percent(p.extra_share) });
+  if (p.cost === null) show($("r-cost"), "calc.cost_none");
+  else show($("r-cost"), "calc.cost_value", { cost: money(p.cost), price: p.price_per_million });
+  const estimated = readForm().unit === "chars" ? msg("calc.detail_estimated", { tokens: p.doc_tokens }) : "";
+  if (p.chunks === 1) show($("r-detail"), "calc.detail_fits", { estimated });
+  else show($("r-detail"), "calc.detail_step", { step: p.step, last: p.last_chunk_tokens, estimated });
   $("results").dataset.state = "ok";
   calcSnippets(p);
 }
 
-const plainNumber = (raw) => raw.trim().replace(/[,_ \u00a0\u202f]/g, "");
+// The typed number as the core read it (its digits, grouping dropped, "." as the decimal mark).
+const plainNumber = (raw) => {
+  const groups = numberOptions().decimal_comma ? /[_ \u00a0\u202f]/g : /[,_ \u00a0\u202f]/g;
+  return raw.trim().replace(groups, "").replaceAll(",", ".");
+};
 
 function calcSnippets(p) {
   const values = readForm();
@@ -120,14 +122,15 @@ function windowItem(w) {
   item.dataset.tokens = String(w.tokens);
   const meta = document.createElement("p");
   meta.className = "meta";
-  const overlapNote = w.index > 0 ? ` · overlap ${integer(w.overlap_tokens)}` : "";
-  meta.textContent = `Chunk ${integer(w.index + 1)} · ${integer(w.tokens)} tokens (${integer(w.token_start)}–${integer(w.token_end)})${overlapNote}`;
+  const numbers = { n: w.index + 1, tokens: w.tokens, start: w.token_start, end: w.token_end, overlap: w.overlap_tokens };
+  show(meta, w.index > 0 ? "preview.meta_overlap" : "preview.meta", numbers);
   const body = document.createElement("pre");
   body.className = "window-text";
   if (w.head) {
     const mark = document.createElement("mark");
     mark.className = "overlap";
-    mark.title = "Repeated from the previous chunk";
+    mark.dataset.i18nAttr = "title=preview.repeated";
+    mark.title = t("preview.repeated");
     mark.textContent = w.head;
     body.append(mark);
   }
@@ -146,31 +149,34 @@ function renderWindows(result, append) {
   list.append(...result.windows.map(windowItem));
   shownWindows = list.children.length;
   $("preview").hidden = false;
-  $("preview-title").textContent = `First chunks (${integer(shownWindows)} of ${integer(result.window_count)})`;
+  show($("preview-title"), "preview.title_count", { shown: shownWindows, total: result.window_count });
   const more = Math.min(PREVIEW_STEP, result.window_count - shownWindows);
   $("more").hidden = more <= 0;
-  $("more").textContent = `Show ${more} more`;
+  show($("more"), "preview.more", { count: more });
 }
 
 function renderAnalysis(result, { fillLength }) {
   $("text-stats").hidden = false;
-  $("t-tokens").textContent = `${integer(result.tokens)} (${result.encoding})`;
-  $("t-chars").textContent = integer(result.chars);
+  show($("t-tokens"), "text.tokens_value", { tokens: result.tokens, encoding: result.encoding });
+  show($("t-chars"), "{n}", { n: result.chars });
   const ratio = result.chars_per_token;
   const rule = SPEC.defaults.chars_per_token;
-  $("t-ratio").textContent = ratio === null ? "—"
-    : `${ratio.toFixed(2)} (the ${rule}-characters rule would estimate ${integer(Math.ceil(result.chars / rule))} tokens)`;
-  $("text-notes").replaceChildren(...result.notes.map((note) => Object.assign(document.createElement("li"), { textContent: note })));
+  if (ratio === null) showText($("t-ratio"), "—");
+  else show($("t-ratio"), "text.ratio_value", { ratio: fixed(ratio, 2), rule, tokens: Math.ceil(result.chars / rule) });
+  showNotes($("text-notes"), result);
   if (fillLength) {
     form.querySelector('input[name="unit"][value="tokens"]').checked = true;
     $("doc").value = String(result.tokens);
-    $("doc-hint").textContent = `Exact token count of your text (${result.encoding}).`;
+    show($("doc-hint"), "calc.doc_hint_exact", { encoding: result.encoding });
     recalculate();
   }
   renderWindows(result, false);
 }
 
-/** Tokenize `document` (a string or a file's bytes), or the last document when null. */
+/**
+ * Tokenize `document` (a string or a file's bytes), or the last document when null. `name`
+ * is the file's name, or a message of the catalog that labels a large paste.
+ */
 async function analyze(document, { name = "", fillLength = true } = {}) {
   const seq = ++textSeq;
   const settings = chunkSettings();
@@ -180,16 +186,16 @@ async function analyze(document, { name = "", fillLength = true } = {}) {
     overlap: settings?.overlap ?? null,
     first: 0,
     count: Math.max(PREVIEW_STEP, fillLength ? PREVIEW_STEP : shownWindows),
-    name,
+    name: typeof name === "string" ? name : "",
   };
-  setTextStatus(core.isReady ? "Tokenizing…" : "Waiting for the tokenizer to load…", true);
+  setTextStatus(core.isReady ? "status.tokenizing" : "status.waiting", {}, true);
   showErrors([], textSlots);
   let reply;
   try {
     reply = await core.request("analyze", payload, document);
   } catch (error) {
     if (error instanceof Cancelled && seq === textSeq) {
-      setTextStatus("Cancelled. The tokenizer is restarting; paste or drop the text again when it is ready.");
+      setTextStatus("status.cancelled_text");
       hasDocument = false;
       clearTextResults();
     }
@@ -201,12 +207,12 @@ async function analyze(document, { name = "", fillLength = true } = {}) {
     hasDocument = false;
     clearTextResults();
     setTextStatus("");
-    showErrors(reply.errors ?? [{ field: "text", message: `Internal error: ${reply.internal}` }], textSlots);
+    showErrors(reply.errors ?? [internalError(reply.internal)], textSlots);
     return;
   }
   hasDocument = true;
   const r = reply.result;
-  setTextStatus(`${name ? name + ": " : ""}${integer(r.tokens)} tokens, ${integer(r.chars)} characters.`);
+  setTextStatus(name ? "status.analyzed_named" : "status.analyzed", { name, tokens: r.tokens, chars: r.chars });
   renderAnalysis(r, { fillLength });
 }
 
@@ -215,7 +221,7 @@ async function showMore() {
   if (!settings || !hasDocument) return;
   const reply = await core.request("analyze", { encoding: $("encoding").value, ...settings, first: shownWindows, count: PREVIEW_STEP });
   if (reply.ok) renderWindows(reply.result, true);
-  else showErrors(reply.errors ?? [{ field: "text", message: `Internal error: ${reply.internal}` }], textSlots);
+  else showErrors(reply.errors ?? [internalError(reply.internal)], textSlots);
 }
 
 const onChunking = debounce(() => {
@@ -228,8 +234,8 @@ const onChunking = debounce(() => {
 core.addEventListener("ready", () => enableOffline(), { once: true });
 bindCoreStatus(core, {
   onReady: recalculate,
-  onTaskProgress: (stage) => setTextStatus(`${stage}…`, true),
-  stillWorks: " The calculator still works.",
+  onTaskProgress: showTaskProgress,
+  stillWorks: "core.still_calculator",
 });
 bindDocumentInput({
   onDocument: (document, name) => analyze(document, { name }),
@@ -238,9 +244,9 @@ bindDocumentInput({
     textSeq++;
     clearTextResults();
     setTextStatus("");
-    showErrors(hadText ? [{ field: "text", message: "text is empty: paste some text or drop a file" }] : [], textSlots);
+    showErrors(hadText ? [{ ...pageError("text", "text_empty"), message: "text is empty: paste some text or drop a file" }] : [], textSlots);
   },
-  onTooLarge: (message) => showErrors([{ field: "file", message }], textSlots),
+  onTooLarge: (error) => showErrors([error], textSlots),
 });
 
 form.addEventListener("input", (event) => {
@@ -248,18 +254,15 @@ form.addEventListener("input", (event) => {
   if (["chunk_size", "overlap"].includes(event.target.id)) onChunking();
 });
 form.addEventListener("submit", (event) => event.preventDefault());
-bindUrlState(
-  {
-    unit: form.querySelectorAll('input[name="unit"]'),
-    doc: $("doc"),
-    cpt: $("chars_per_token"),
-    size: $("chunk_size"),
-    overlap: $("overlap"),
-    price: $("price"),
-    enc: $("encoding"),
-  },
-  document.body,
-);
+bindUrlState({
+  unit: form.querySelectorAll('input[name="unit"]'),
+  doc: $("doc"),
+  cpt: $("chars_per_token"),
+  size: $("chunk_size"),
+  overlap: $("overlap"),
+  price: $("price"),
+  enc: $("encoding"),
+});
 bindCopyButton();
 $("encoding").addEventListener("change", () => {
   if (hasDocument) analyze(null);
@@ -270,5 +273,24 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && !$("cancel").hidden) core.cancel();
 });
 
+// The worked example of "How it is computed", from the defaults, in the page's numbers.
+function showExample() {
+  const d = SPEC.defaults;
+  const mirror = readCalcForm(SPEC, { unit: "tokens", doc: String(d.doc_tokens), chunk_size: String(d.chunk_size), overlap: String(d.overlap), price: "" });
+  if (!mirror.ok) return;
+  const p = mirror.result;
+  setHtmlParams($("how-example"), {
+    doc: p.doc_tokens, size: p.chunk_size, overlap: p.overlap, step: p.step, rest: p.doc_tokens - p.chunk_size, chunks: p.chunks,
+    more: p.chunks - 1, total: p.total_tokens, repeated: p.repeated_tokens, share: percent(p.repeated_share), extra: percent(p.extra_share),
+  });
+}
+
+// A new language re-reads the typed numbers ("12,5" means 12.5 in Russian) and re-says the rest.
+onLanguageChange(() => {
+  showExample();
+  recalculate();
+});
+
+showExample();
 recalculate();
 applyEmbedMode();

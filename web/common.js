@@ -1,10 +1,11 @@
-// What both tools share: formatting, field errors, the core status line and the document
-// input (paste, large paste, drop, file). DOM only; no logic of the core lives here.
+// What both tools share: field errors, the core status line, the document input (paste,
+// large paste, drop, file), the offline status and the settings in the URL. DOM only; no
+// logic of the core lives here. Every text goes through the catalogs (i18n/i18n.js).
 import { SPEC } from "./spec.js";
+import { decimalComma, fixed, has, msg, show, showText, t } from "./i18n/i18n.js";
 
+export { integer, formatPercent as percent } from "./i18n/i18n.js";
 export const $ = (id) => document.getElementById(id);
-export const integer = (n) => n.toLocaleString("en-US");
-export const percent = (share) => `${(share * 100).toFixed(1)} %`;
 
 // Chromium lays out a textarea holding megabytes for seconds on the main thread; a paste
 // larger than this is kept out of the box and processed directly.
@@ -26,52 +27,112 @@ export function debounce(action, ms) {
   return run;
 }
 
+/** The params of an error ({field, message, code, params}) as its catalog text wants them. */
+export function errorParams(error) {
+  const params = { label: msg(`field.${error.field}`), ...(error.params ?? {}) };
+  if (typeof params.unit === "string") params.unit = msg(`error_unit.${params.unit}`);
+  if ("name" in params && !params.name) params.name = msg("file.unnamed");
+  if (params.kind && has(`filekind.${params.kind}`)) params.what = msg(`filekind.${params.kind}`);
+  return params;
+}
+
+/** The catalog key of an error, or null for a code the page does not know (say it in English). */
+export const errorKey = (error) => (error.code && has(`error.${error.code}`) ? `error.${error.code}` : null);
+
+/** An error in the page's language (its English message when its code is unknown). */
+export function errorMessage(error) {
+  const key = errorKey(error);
+  return key ? t(key, errorParams(error)) : error.message;
+}
+
+/** An error of the page's own (not from the core), in the worker protocol's shape. */
+export const pageError = (field, code, params = {}) => ({ field, code, params, message: "" });
+
+export const internalError = (detail) => ({ field: "text", code: "internal", params: { detail }, message: `Internal error: ${detail}` });
+
 /** Put each error next to its field (`.error[data-for~=field]`) and mark the input invalid. */
 export function showErrors(errors, slots) {
   for (const slot of slots) {
     const wanted = slot.dataset.for.split(" ");
     const error = errors.find((e) => wanted.includes(e.field));
-    slot.textContent = error ? error.message : "";
+    const key = error && errorKey(error);
+    if (key) show(slot, key, errorParams(error));
+    else showText(slot, error ? error.message : "");
     const input = document.querySelector(`[aria-describedby~="${slot.id}"]`);
     if (input) input.toggleAttribute("aria-invalid", Boolean(error));
   }
 }
 
+/** The notes of a decoded file (`note_details` of the core), one <li> each, in the page's language. */
+export function showNotes(list, result) {
+  const details = result.note_details ?? result.notes.map((message) => ({ message }));
+  list.replaceChildren(...details.map((note) => {
+    const item = document.createElement("li");
+    if (note.code && has(`note.${note.code}`)) show(item, `note.${note.code}`, errorParams({ field: "file", params: note.params }));
+    else showText(item, note.message);
+    return item;
+  }));
+}
+
+// The worker names its stages in English (engine.js, worker.js); the page says them in its language.
+const STAGES = [
+  [/^Loading the Python runtime$/, "stage.runtime"],
+  [/^Installing the ragchunk core$/, "stage.wheel"],
+  [/^Loading the (\S+) tokenizer$/, "stage.encoding"],
+  [/^Ready$/, "stage.ready"],
+  [/^Tokenizing$/, "stage.tokenizing"],
+  [/^Splitting$/, "stage.splitting"],
+];
+
+/** A stage name of the worker as a message of the catalog (unknown stages stay as they are). */
+export function stageMessage(stage) {
+  for (const [pattern, key] of STAGES) {
+    const match = pattern.exec(stage);
+    if (match) return msg(key, { name: match[1] ?? "" });
+  }
+  return stage;
+}
+
+/** The typed numbers of the calculator follow the language: "12,5" is 12.5 in Russian. */
+export const numberOptions = () => ({ decimal_comma: decimalComma() });
+
 /**
  * Show the worker's boot stages in #core-status; after boot, progress goes to
- * `onTaskProgress(stage)`. `onReady()` runs each time the core is (again) ready.
+ * `onTaskProgress(stage, done, total)` (`stage` a message of the catalog). `onReady()` runs each time the core is (again) ready.
  */
-export function bindCoreStatus(core, { onReady = () => {}, onTaskProgress = () => {}, stillWorks = "" } = {}) {
+export function bindCoreStatus(core, { onReady = () => {}, onTaskProgress = () => {}, stillWorks = null } = {}) {
   core.addEventListener("progress", ({ detail }) => {
     if (core.isReady) {
-      onTaskProgress(detail.stage);
+      onTaskProgress(stageMessage(detail.stage), detail.done, detail.total);
       return;
     }
     $("core-status").dataset.state = "booting";
     $("core-progress").max = detail.total;
     $("core-progress").value = detail.done;
-    $("core-stage").textContent = `${detail.stage} (${detail.done}/${detail.total})`;
+    show($("core-stage"), "core.stage", { stage: stageMessage(detail.stage), done: detail.done, total: detail.total });
   });
   core.addEventListener("ready", ({ detail }) => {
     $("core-status").dataset.state = "ready";
     $("core-progress").value = $("core-progress").max;
-    $("core-stage").textContent = `Ready: exact tokenizer loaded in ${(detail.bootMs / 1000).toFixed(1)} s, running in your browser.`;
+    show($("core-stage"), "core.ready", { seconds: fixed(detail.bootMs / 1000, 1) });
     onReady();
   });
   core.addEventListener("failed", ({ detail }) => {
     $("core-status").dataset.state = "failed";
-    $("core-stage").textContent = `The tokenizer could not start: ${detail.message}.${stillWorks} Reload to retry.`;
+    show($("core-stage"), "core.failed", { message: detail.message, still: stillWorks ? msg(stillWorks) : "" });
   });
   core.addEventListener("restarting", () => {
     $("core-status").dataset.state = "booting";
-    $("core-stage").textContent = "Restarting the tokenizer…";
+    show($("core-stage"), "core.restarting");
   });
 }
 
 /**
  * The document input: #text (typing waits for a pause, a paste counts at once, a large
  * paste bypasses the box), #file and drops on #drop. Calls `onDocument(document, name)`
- * with a string or a file's bytes (Uint8Array), or `onEmpty(hadText)` for a blank box.
+ * with a string or a file's bytes (Uint8Array) and the file's name ("" for typed text, a
+ * message of the catalog for a large paste), `onEmpty(hadText)` for a blank box, or
+ * `onTooLarge(error)` for a file over the limit.
  */
 export function bindDocumentInput({ onDocument, onEmpty, onTooLarge }) {
   const area = $("text");
@@ -86,11 +147,14 @@ export function bindDocumentInput({ onDocument, onEmpty, onTooLarge }) {
     event.preventDefault();
     typed.cancel();
     area.value = "";
-    onDocument(text, `Pasted text (${integer(text.length)} characters, kept out of the box so the page stays responsive)`);
+    onDocument(text, msg("text.pasted", { chars: text.length }));
   });
   const readFile = async (file) => {
     if (file.size > SPEC.limits.document_bytes) {
-      onTooLarge(`${file.name} is too large (${integer(file.size)} bytes): the limit is ${integer(SPEC.limits.document_bytes)} bytes; split it first`);
+      onTooLarge({
+        ...pageError("file", "file_too_large", { name: file.name, size: file.size, limit: SPEC.limits.document_bytes }),
+        message: `${file.name} is too large (${file.size.toLocaleString("en-US")} bytes): the limit is ${SPEC.limits.document_bytes.toLocaleString("en-US")} bytes; split it first`,
+      });
       return;
     }
     typed.cancel();
@@ -116,9 +180,16 @@ export function bindDocumentInput({ onDocument, onEmpty, onTooLarge }) {
   });
 }
 
-/** Busy state and status line of the document panel (#text-status, #cancel, #drop). */
-export function setTextStatus(message, busy = false) {
-  $("text-status").textContent = message;
+/** A task's progress in the status line: "Splitting… 42 %" (the stage alone when it has no steps). */
+export function showTaskProgress(stage, done = 0, total = 1) {
+  if (total > 1) setTextStatus("status.progress_done", { stage, percent: msg("format.percent", { n: Math.floor((done / total) * 100) }) }, true);
+  else setTextStatus("status.progress", { stage }, true);
+}
+
+/** Busy state and status line of the document panel (#text-status, #cancel, #drop); "" clears it. */
+export function setTextStatus(key, params = {}, busy = false) {
+  if (key) show($("text-status"), key, params);
+  else showText($("text-status"), "");
   $("cancel").hidden = !busy;
   $("drop").dataset.busy = busy ? "true" : "false";
 }
@@ -144,10 +215,12 @@ export async function enableOffline() {
   if (!registration) return; // blocked (private mode, browser policy): the site still works online
   const offerUpdate = (waiting) => {
     if (!waiting || !navigator.serviceWorker.controller) return;
-    status.replaceChildren("A new version of ragchunk is available. ");
-    const button = Object.assign(document.createElement("button"), { type: "button", textContent: "Switch to it" });
+    const note = document.createElement("span");
+    show(note, "offline.update");
+    const button = Object.assign(document.createElement("button"), { type: "button" });
+    show(button, "offline.switch");
     button.addEventListener("click", () => waiting.postMessage({ type: "skip-waiting" }));
-    status.append(button);
+    status.replaceChildren(note, button);
     status.dataset.state = "update";
   };
   offerUpdate(registration.waiting);
@@ -166,7 +239,7 @@ export async function enableOffline() {
   });
   await navigator.serviceWorker.ready;
   if (status.dataset.state !== "update") {
-    status.textContent = "Ready to work offline: this site keeps working without a connection.";
+    show(status, "offline.ready");
     status.dataset.state = "ready";
   }
 }
@@ -174,9 +247,12 @@ export async function enableOffline() {
 /**
  * Keep settings in the URL so a link reproduces the view (never the text): `fields` maps
  * a query parameter to its control (input, select, or a NodeList of radios). Values in the
- * URL are applied on load; a value equal to the control's default is left out.
+ * URL are applied on load; a value equal to the control's default is left out. The
+ * language switcher (select#lang, `lang`) is always one of them.
  */
-export function bindUrlState(fields, form) {
+export function bindUrlState(fields) {
+  const languages = $("lang");
+  if (languages) fields = { ...fields, lang: languages };
   const params = new URLSearchParams(location.search);
   const read = (control) => (control instanceof NodeList ? [...control].find((r) => r.checked)?.value ?? "" : control.value);
   const initial = (control) => {
@@ -190,6 +266,7 @@ export function bindUrlState(fields, form) {
     if (control instanceof NodeList) {
       for (const radio of control) radio.checked = radio.value === value;
     } else if (control instanceof HTMLSelectElement) {
+      if (control === languages) continue; // i18n.js chose the language (and ignores an unknown one)
       if ([...control.options].some((o) => o.value === value)) control.value = value;
     } else {
       control.value = value;
@@ -205,8 +282,12 @@ export function bindUrlState(fields, form) {
     const query = next.toString();
     history.replaceState(null, "", query ? `?${query}` : location.pathname);
   };
-  form.addEventListener("input", save);
-  form.addEventListener("change", save);
+  for (const control of Object.values(fields)) {
+    for (const element of control instanceof NodeList ? control : [control]) {
+      element.addEventListener("input", save);
+      element.addEventListener("change", save);
+    }
+  }
 }
 
 /** A Python string literal for any text (JSON strings are valid Python strings). */
@@ -226,11 +307,11 @@ export function bindCopyButton() {
     const text = $("python-snippet").textContent;
     try {
       await navigator.clipboard.writeText(text);
-      $("copy-status").textContent = "Copied.";
+      show($("copy-status"), "code.copied");
     } catch {
       // Without clipboard permission, select the snippet so Ctrl+C copies it.
       getSelection().selectAllChildren($("python-snippet"));
-      $("copy-status").textContent = "Selected: press Ctrl+C (⌘C) to copy.";
+      show($("copy-status"), "code.selected");
     }
   });
 }

@@ -1,30 +1,65 @@
-// The core engine of the worker: Pyodide with the ragchunk wheel, and tiktoken's WASM
-// encoders handed to Python. worker.js speaks the protocol on top of it; the browser
-// benchmark (bench/bench_browser.py) boots the very same engine.
+// The core engine: Pyodide with the ragchunk wheel, and tiktoken's WASM encoders handed to
+// Python. It runs in the module worker on the site (worker.js speaks the protocol on top of
+// it) and on the main thread of the single offline file (inpage.js); the browser benchmark
+// (bench/bench_browser.py) boots the very same engine. Where the files come from is the
+// asset loader's business: siteAssets() fetches them by URL, offline.js reads them from
+// bytes inlined in the page.
 import { SPEC } from "./spec.js";
 import * as tiktokenGlue from "./assets/tiktoken/tiktoken_bg.js";
 
-const ASSETS = new URL("./assets/", import.meta.url);
 export const BOOT_STAGES = 4;
+
+/**
+ * The engine's files on the site, under `base`/assets/ (by default next to this module).
+ * An asset loader offers:
+ *   response(path)             Promise<Response> for "tiktoken/tiktoken_bg.wasm", "encoders/<name>.json"
+ *   loadPyodide(options)       Promise<PyodideAPI>, `options` added to loadPyodide's own
+ *   installWheel(pyodide)      Promise<void>, the ragchunk wheel installed
+ */
+export function siteAssets(base = new URL("./", import.meta.url)) {
+  const assets = new URL("assets/", base);
+  return {
+    async response(path) {
+      const response = await fetch(new URL(path, assets));
+      if (!response.ok) throw new Error(`${path.split("/").pop()}: HTTP ${response.status}`);
+      return response;
+    },
+    async loadPyodide(options) {
+      const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", assets).href);
+      return loadPyodide({ indexURL: new URL("pyodide/", assets).href, ...options });
+    },
+    async installWheel(pyodide) {
+      const loadErrors = [];
+      await pyodide.loadPackage(new URL(SPEC.wheel, base).href, {
+        messageCallback: () => {},
+        errorCallback: (message) => loadErrors.push(message),
+      });
+      if (loadErrors.length) throw new Error(`installing the wheel failed: ${loadErrors.join("; ")}`);
+    },
+  };
+}
+
+let defaultAssets = null;
+const site = () => (defaultAssets ??= siteAssets());
 
 let tiktokenReady = null;
 
-/** Instantiate tiktoken_bg.wasm once per worker. */
-export function initTiktoken() {
+/** Instantiate tiktoken_bg.wasm once per realm (worker or page). */
+export function initTiktoken(assets = site()) {
   tiktokenReady ??= (async () => {
-    const response = await fetch(new URL("tiktoken/tiktoken_bg.wasm", ASSETS));
-    if (!response.ok) throw new Error(`tiktoken_bg.wasm: HTTP ${response.status}`);
+    const response = await assets.response("tiktoken/tiktoken_bg.wasm");
     const { instance } = await WebAssembly.instantiateStreaming(response, { "./tiktoken_bg.js": tiktokenGlue });
     tiktokenGlue.__wbg_set_wasm(instance.exports);
   })();
+  tiktokenReady.catch(() => {
+    tiktokenReady = null;
+  });
   return tiktokenReady;
 }
 
 /** The fields of encoders/<name>.json: {bpe_ranks, special_tokens, pat_str}. */
-export async function fetchEncoderTable(name) {
-  const response = await fetch(new URL(`encoders/${name}.json`, ASSETS));
-  if (!response.ok) throw new Error(`${name}.json: HTTP ${response.status}`);
-  return response.json();
+export async function fetchEncoderTable(name, assets = site()) {
+  return (await assets.response(`encoders/${name}.json`)).json();
 }
 
 /** A WASM Tiktoken for an encoder table (tiktoken must be initialised). */
@@ -53,29 +88,22 @@ function failFast(loading) {
 }
 
 /**
- * Boot Pyodide, install the wheel and load the default encoding.
- * `progress(stage, done, total)` reports each stage. Resolves with
- * {pyodide, session, glue, ensureEncoder(name)}.
+ * Boot Pyodide, install the wheel and load the default encoding, with files from `assets`
+ * (see siteAssets). `progress(stage, done, total)` reports each stage. Resolves with
+ * {pyodide, session, glue, handle, ensureEncoder(name), hasEncoder(name)}.
  */
-export async function bootEngine(progress = () => {}) {
+export async function bootEngine(progress = () => {}, assets = site()) {
   const defaultEncoding = SPEC.defaults.encoding;
   const encoders = new Map();
+  const buildEncoder = (name) =>
+    Promise.all([fetchEncoderTable(name, assets), initTiktoken(assets)]).then(([loaded]) => ({ loaded, encoder: makeEncoder(loaded) }));
   progress("Loading the Python runtime", 0, BOOT_STAGES);
-  // The default encoder is downloaded and built while Python boots.
-  const table = fetchEncoderTable(defaultEncoding);
-  const firstEncoder = Promise.all([table, initTiktoken()]).then(([loaded]) => ({ loaded, encoder: makeEncoder(loaded) }));
+  // The default encoder is loaded and built while Python boots.
+  const firstEncoder = buildEncoder(defaultEncoding);
   firstEncoder.catch(() => {});
-  const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", ASSETS).href);
-  const pyodide = await failFast(
-    loadPyodide({ indexURL: new URL("pyodide/", ASSETS).href, stdout: () => {}, stderr: () => {} }),
-  );
+  const pyodide = await failFast(assets.loadPyodide({ stdout: () => {}, stderr: () => {} }));
   progress("Installing the ragchunk core", 1, BOOT_STAGES);
-  const loadErrors = [];
-  await pyodide.loadPackage(new URL(SPEC.wheel, import.meta.url).href, {
-    messageCallback: () => {},
-    errorCallback: (message) => loadErrors.push(message),
-  });
-  if (loadErrors.length) throw new Error(`installing the wheel failed: ${loadErrors.join("; ")}`);
+  await assets.installWheel(pyodide);
   const glue = pyodide.pyimport("ragchunk.browser");
   const session = pyodide.pyimport("ragchunk.api").Session();
 
@@ -83,8 +111,7 @@ export async function bootEngine(progress = () => {}) {
   function ensureEncoder(name, built = null) {
     if (!encoders.has(name)) {
       const loading = (async () => {
-        const { loaded, encoder } = await (built ??
-          Promise.all([fetchEncoderTable(name), initTiktoken()]).then(([table]) => ({ loaded: table, encoder: makeEncoder(table) })));
+        const { loaded, encoder } = await (built ?? buildEncoder(name));
         glue.provide_encoder(name, encoder, loaded.bpe_ranks, (source) => encoder.encode_ordinary(source.text));
       })();
       loading.catch(() => encoders.delete(name));
@@ -97,7 +124,35 @@ export async function bootEngine(progress = () => {}) {
   await ensureEncoder(defaultEncoding, firstEncoder);
   // A pasted text goes to Python wrapped as {text}, so the encoder can read the JS string
   // itself (see ragchunk.browser.JsText); bytes and null pass as they are.
-  const handle = (type, payload, document) =>
-    glue.handle(session, type, JSON.stringify(payload), typeof document === "string" ? { text: document } : document ?? undefined);
+  // `onProgress(done, total)` hears how far a split has come (code points of the text).
+  const handle = (type, payload, document, onProgress = undefined) =>
+    glue.handle(
+      session,
+      type,
+      JSON.stringify(payload),
+      typeof document === "string" ? { text: document } : document ?? undefined,
+      onProgress,
+    );
   return { pyodide, session, glue, handle, ensureEncoder, hasEncoder: (name) => encoders.has(name) };
+}
+
+/**
+ * Answer one request of the protocol with a booted `engine`: loads the encoding it needs,
+ * reports "Loading …" / "Tokenizing" / "Splitting" through `progress`, and resolves with
+ * {ok: true, result} | {ok: false, errors} (Python's reply, without the id).
+ * `beforeRun()` is awaited just before Python runs (the page uses it to let the status paint).
+ */
+export async function answerRequest(engine, { type, payload = {}, document = null }, progress, beforeRun = async () => {}) {
+  // The estimate needs no table; an unknown name is left for Python to refuse.
+  const encoding = type === "analyze" ? (payload.encoding ?? SPEC.defaults.encoding) : payload.encoding;
+  if (encoding && SPEC.encodings[encoding]) {
+    if (!engine.hasEncoder(encoding)) progress(`Loading the ${encoding} tokenizer`, 0, 1);
+    await engine.ensureEncoder(encoding);
+  }
+  if (document !== null || type === "split") {
+    progress(type === "split" ? "Splitting" : "Tokenizing", 0, 1);
+    await beforeRun();
+  }
+  const onProgress = type === "split" ? (done, total) => progress("Splitting", done, total) : undefined;
+  return JSON.parse(engine.handle(type, payload, document, onProgress));
 }

@@ -1,16 +1,21 @@
 // The calculator's formula and field checks, mirrored from pycore/ragchunk/fields.py and
 // plan.py so the page answers while Python boots. tests/e2e/test_formula_mirror.py runs
 // both over a grid of inputs (edge cases and every kind of bad input) and asserts the same
-// numbers and the same messages. Integer steps use BigInt so nothing rounds.
+// numbers and the same errors (field, English message, code and params: the page says an
+// error in its language from code + params). Integer steps use BigInt so nothing rounds.
 
 const NUMBER = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 const SEPARATORS = /[,_ \u00a0\u202f]/g;
+// Where the comma is the decimal mark (Russian: "12,5"), only spaces and "_" group digits.
+const GROUPS_ONLY = /[_ \u00a0\u202f]/g;
 const SHOWN_MAX = 24;
 
 class FieldError extends Error {
-  constructor(field, message) {
+  constructor(field, message, code, params = {}) {
     super(message);
     this.field = field;
+    this.code = code;
+    this.params = params;
   }
 }
 
@@ -21,34 +26,46 @@ function shown(raw) {
   return text.length <= SHOWN_MAX ? text : text.slice(0, 20) + "…";
 }
 
-function parseNumber(spec, field, raw) {
+/** A typed number as fields.parse_number reads it; `decimalComma` reads "12,5" as 12.5. */
+export function parseNumber(spec, field, raw, decimalComma = false) {
   const label = spec.labels[field];
   const text = raw.trim();
-  if (!text) throw new FieldError(field, `${label} is empty: enter a number`);
-  const compact = text.replace(SEPARATORS, "");
-  if (!NUMBER.test(compact)) throw new FieldError(field, `${label} (${shown(raw)}) is not a number: enter digits, e.g. 512`);
+  if (!text) throw new FieldError(field, `${label} is empty: enter a number`, "empty");
+  const compact = decimalComma ? text.replace(GROUPS_ONLY, "").replaceAll(",", ".") : text.replace(SEPARATORS, "");
+  if (!NUMBER.test(compact)) {
+    throw new FieldError(field, `${label} (${shown(raw)}) is not a number: enter digits, e.g. 512`, "not_a_number", { value: shown(raw) });
+  }
   return Number(compact);
 }
 
-function readCount(spec, field, raw, minimum, maximum, unit = "tokens") {
+function readCount(spec, field, raw, minimum, maximum, unit, decimalComma) {
   const label = spec.labels[field];
-  const value = parseNumber(spec, field, raw);
+  const value = parseNumber(spec, field, raw, decimalComma);
   const text = shown(raw);
-  if (value < minimum) throw new FieldError(field, `${label} (${text}) must be at least ${grouped(minimum)}: enter a larger number`);
-  if (value > maximum) throw new FieldError(field, `${label} (${text}) is too large: enter at most ${grouped(maximum)}`);
-  if (!Number.isInteger(value)) throw new FieldError(field, `${label} (${text}) must be a whole number of ${unit}: round it`);
+  if (value < minimum) {
+    throw new FieldError(field, `${label} (${text}) must be at least ${grouped(minimum)}: enter a larger number`, "too_small", { value: text, minimum });
+  }
+  if (value > maximum) {
+    throw new FieldError(field, `${label} (${text}) is too large: enter at most ${grouped(maximum)}`, "too_large", { value: text, maximum });
+  }
+  if (!Number.isInteger(value)) {
+    throw new FieldError(field, `${label} (${text}) must be a whole number of ${unit}: round it`, "not_whole", { value: text, unit });
+  }
   return value;
 }
 
-function readReal(spec, field, raw, minimum, maximum, inclusive) {
+function readReal(spec, field, raw, minimum, maximum, inclusive, decimalComma) {
   const label = spec.labels[field];
-  const value = parseNumber(spec, field, raw);
+  const value = parseNumber(spec, field, raw, decimalComma);
   const text = shown(raw);
   if (value < minimum || (value === minimum && !inclusive)) {
     const relation = inclusive ? "at least" : "greater than";
-    throw new FieldError(field, `${label} (${text}) must be ${relation} ${minimum}: enter a larger number`);
+    throw new FieldError(field, `${label} (${text}) must be ${relation} ${minimum}: enter a larger number`, inclusive ? "too_small" : "not_greater",
+      { value: text, minimum });
   }
-  if (value > maximum) throw new FieldError(field, `${label} (${text}) is too large: enter at most ${grouped(maximum)}`);
+  if (value > maximum) {
+    throw new FieldError(field, `${label} (${text}) is too large: enter at most ${grouped(maximum)}`, "too_large", { value: text, maximum });
+  }
   return value;
 }
 
@@ -78,43 +95,54 @@ export function chunkCount(doc, size, overlap) {
 }
 
 /**
- * The calculator form (strings as typed) to a plan, as ragchunk.fields.read_calc_form.
- * Returns {ok: true, result} with the keys of Plan.to_json(), or {ok: false, errors}.
+ * The calculator form (strings as typed) to a plan, as ragchunk.fields.read_calc_form;
+ * `form.decimal_comma` as its `decimal_comma`. Returns {ok: true, result} with the keys
+ * of Plan.to_json(), or {ok: false, errors: [{field, message, code, params}]}.
  */
 export function readCalcForm(spec, form) {
   const limits = spec.limits;
+  const comma = form.decimal_comma === true;
   const errors = [];
   const attempt = (read) => {
     try {
       return read();
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
-      errors.push({ field: error.field, message: error.message });
+      errors.push({ field: error.field, message: error.message, code: error.code, params: error.params });
       return null;
     }
   };
   let doc = null;
   if ((form.unit ?? "tokens") === "chars") {
-    const chars = attempt(() => readCount(spec, "doc_chars", form.doc ?? "", 1, limits.doc_chars, "characters"));
-    const ratio = attempt(() => readReal(spec, "chars_per_token", form.chars_per_token ?? "", 0, limits.chars_per_token, false));
+    const chars = attempt(() => readCount(spec, "doc_chars", form.doc ?? "", 1, limits.doc_chars, "characters", comma));
+    const ratio = attempt(() => readReal(spec, "chars_per_token", form.chars_per_token ?? "", 0, limits.chars_per_token, false, comma));
     if (chars !== null && ratio !== null) {
       const tokens = tokensFromChars(chars, ratio);
       doc = attempt(() => {
         if (tokens > BigInt(limits.doc_tokens)) {
-          throw new FieldError("doc_chars", `document length (${shown(form.doc)}) is too large: it makes more than ${grouped(limits.doc_tokens)} tokens; enter fewer characters`);
+          throw new FieldError("doc_chars",
+            `document length (${shown(form.doc)}) is too large: it makes more than ${grouped(limits.doc_tokens)} tokens; enter fewer characters`,
+            "too_many_tokens", { value: shown(form.doc), maximum: limits.doc_tokens });
         }
         return Number(tokens);
       });
     }
   } else {
-    doc = attempt(() => readCount(spec, "doc_tokens", form.doc ?? "", 1, limits.doc_tokens));
+    doc = attempt(() => readCount(spec, "doc_tokens", form.doc ?? "", 1, limits.doc_tokens, "tokens", comma));
   }
-  const size = attempt(() => readCount(spec, "chunk_size", form.chunk_size ?? "", 1, limits.chunk_size));
-  const overlap = attempt(() => readCount(spec, "overlap", form.overlap ?? "", 0, limits.chunk_size - 1));
+  const size = attempt(() => readCount(spec, "chunk_size", form.chunk_size ?? "", 1, limits.chunk_size, "tokens", comma));
+  const overlap = attempt(() => readCount(spec, "overlap", form.overlap ?? "", 0, limits.chunk_size - 1, "tokens", comma));
   const priceRaw = form.price ?? "";
-  const price = priceRaw.trim() ? attempt(() => readReal(spec, "price_per_million", priceRaw, 0, limits.price_per_million, true)) : null;
+  const price = priceRaw.trim()
+    ? attempt(() => readReal(spec, "price_per_million", priceRaw, 0, limits.price_per_million, true, comma))
+    : null;
   if (size !== null && overlap !== null && overlap >= size) {
-    errors.push({ field: "overlap", message: `overlap (${grouped(overlap)}) must be smaller than chunk size (${grouped(size)}): lower the overlap` });
+    errors.push({
+      field: "overlap",
+      message: `overlap (${grouped(overlap)}) must be smaller than chunk size (${grouped(size)}): lower the overlap`,
+      code: "overlap_not_smaller",
+      params: { overlap, chunk_size: size },
+    });
   }
   if (errors.length) return { ok: false, errors };
   const chunks = chunkCount(doc, size, overlap);
@@ -122,7 +150,15 @@ export function readCalcForm(spec, form) {
   const repeated = BigInt(chunks - 1) * BigInt(overlap);
   const total = BigInt(doc) + repeated;
   if (total > BigInt(limits.total_tokens)) {
-    return { ok: false, errors: [{ field: "overlap", message: `overlap (${grouped(overlap)}) repeats too many tokens: the total would exceed ${grouped(limits.total_tokens)}; lower the overlap or the document length` }] };
+    return {
+      ok: false,
+      errors: [{
+        field: "overlap",
+        message: `overlap (${grouped(overlap)}) repeats too many tokens: the total would exceed ${grouped(limits.total_tokens)}; lower the overlap or the document length`,
+        code: "total_too_large",
+        params: { overlap, maximum: limits.total_tokens },
+      }],
+    };
   }
   const totalTokens = Number(total);
   const repeatedTokens = Number(repeated);

@@ -4,18 +4,22 @@
 import { SPEC } from "./spec.js";
 import { Cancelled, createCore } from "./bridge.js";
 import {
-  $, applyEmbedMode, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, integer, pyString,
-  setTextStatus, shellWord, showErrors, showSnippets, TEXT_DEBOUNCE_MS,
+  $, applyEmbedMode, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, internalError,
+  numberOptions, pageError, showTaskProgress, pyString, setTextStatus, shellWord, showErrors, showNotes, showSnippets, TEXT_DEBOUNCE_MS,
 } from "./common.js";
+import { fixed, msg, onLanguageChange, percent, show, showText, startI18n, t } from "./i18n/i18n.js";
 
 // Cards have a fixed height (style.css .chunk-card) so the list can place them by index.
 const CARD_HEIGHT = 208;
 const OVERSCAN = 4;
 
+// The catalog first: every text below is said in the page's language.
+await startI18n();
 const core = createCore();
 const slots = [...document.querySelectorAll(".error[data-for]")];
 let seq = 0;
 let hasDocument = false;
+// A file's name; "" for typed text; a message of the catalog for a large paste.
 let documentName = "";
 let chunks = [];
 let exported = null;
@@ -27,6 +31,7 @@ function settings() {
     chunk_size: $("chunk_size").value,
     overlap: $("overlap").value,
     ...(sizer === "estimate" ? { chars_per_token: $("chars_per_token").value } : { encoding: sizer }),
+    ...numberOptions(),
   };
 }
 
@@ -40,28 +45,31 @@ function clearResults() {
 
 function renderStats(result) {
   const s = result.stats;
-  $("s-chunks").textContent = integer(s.chunks);
-  $("s-range").textContent = s.chunks ? `${integer(s.min_tokens)} / ${integer(s.median_tokens)} / ${integer(s.max_tokens)}` : "—";
-  $("s-mean").textContent = s.chunks ? s.mean_tokens.toFixed(1) : "—";
-  $("s-total").textContent = integer(s.total_tokens);
-  $("s-overlap").textContent = `${integer(s.overlap_tokens)} (${s.overlap_percent.toFixed(1)} % of the total)`;
+  show($("s-chunks"), "{n}", { n: s.chunks });
+  if (s.chunks) show($("s-range"), "{min} / {median} / {max}", { min: s.min_tokens, median: s.median_tokens, max: s.max_tokens });
+  else showText($("s-range"), "—");
+  if (s.chunks) show($("s-mean"), "{n}", { n: fixed(s.mean_tokens, 1) });
+  else showText($("s-mean"), "—");
+  show($("s-total"), "{n}", { n: s.total_tokens });
+  show($("s-overlap"), "value.of_total", { tokens: s.overlap_tokens, share: percent(s.overlap_percent / 100) });
   const exact = result.tokenizer.startsWith("chars/")
-    ? `Sizes are estimates at ${result.tokenizer.slice(6)} characters per token.`
-    : `Sizes are exact ${result.tokenizer} token counts of each chunk's final text.`;
-  $("s-tokenizer").textContent = `${exact} Target ${integer(result.size)} tokens, overlap up to ${integer(result.overlap)}, cut at ${result.by}.`;
+    ? msg("split.estimate", { ratio: Number(result.tokenizer.slice(6)) })
+    : msg("split.exact", { encoding: result.tokenizer });
+  const by = msg(`split.by_name_${result.by}`);
+  show($("s-tokenizer"), "{exact} {target}", { exact, target: msg("split.target", { size: result.size, overlap: result.overlap, by }) });
   const most = Math.max(1, ...s.histogram.map((b) => b.count));
   $("histogram").replaceChildren(
     ...s.histogram.map((b) => {
       const item = document.createElement("li");
       const label = document.createElement("span");
       label.className = "bin-label";
-      label.textContent = b.low === b.high ? `${integer(b.low)}` : `${integer(b.low)}–${integer(b.high)}`;
+      show(label, b.low === b.high ? "{low}" : "{low}–{high}", { low: b.low, high: b.high });
       const bar = document.createElement("span");
       bar.className = "bin-bar";
       bar.style.width = `${(b.count / most) * 100}%`;
       const count = document.createElement("span");
       count.className = "bin-count";
-      count.textContent = `${integer(b.count)} ${b.count === 1 ? "chunk" : "chunks"}`;
+      show(count, "split.hist_count", { count: b.count });
       item.append(label, bar, count);
       return item;
     }),
@@ -79,15 +87,16 @@ function chunkCard(chunk) {
   const meta = document.createElement("p");
   meta.className = "meta";
   const where = chunk.heading_path.length ? ` · ${chunk.heading_path.join(" › ")}` : "";
-  const overlap = chunk.overlap_tokens ? ` · overlap ${integer(chunk.overlap_tokens)}` : "";
-  meta.textContent = `#${integer(chunk.id + 1)} · ${integer(chunk.tokens)} tokens${overlap}${where}`;
+  const numbers = { n: chunk.id + 1, tokens: chunk.tokens, overlap: chunk.overlap_tokens };
+  show(meta, "{text}{where}", { text: msg(chunk.overlap_tokens ? "split.meta_overlap" : "split.meta", numbers), where });
   const body = document.createElement("pre");
   body.className = "window-text";
   const head = chunk.content_start - chunk.start;
   if (head > 0) {
     const mark = document.createElement("mark");
     mark.className = "overlap";
-    mark.title = "Carried from the previous chunk";
+    mark.dataset.i18nAttr = "title=split.carried";
+    mark.title = t("split.carried");
     mark.textContent = chunk.overlap_text;
     body.append(mark);
   }
@@ -116,14 +125,14 @@ $("chunk-list").addEventListener("scroll", () => {
 async function runSplit(document, name = null) {
   const mine = ++seq;
   if (name !== null) documentName = name;
-  setTextStatus(core.isReady ? "Splitting…" : "Waiting for the tokenizer to load…", true);
+  setTextStatus(core.isReady ? "status.splitting" : "status.waiting", {}, true);
   showErrors([], slots);
   let reply;
   try {
-    reply = await core.request("split", { ...settings(), name: documentName || "the file" }, document);
+    reply = await core.request("split", { ...settings(), name: fileName() }, document);
   } catch (error) {
     if (error instanceof Cancelled && mine === seq) {
-      setTextStatus("Cancelled. The splitter is restarting; drop or paste the document again when it is ready.");
+      setTextStatus("status.cancelled_split");
       hasDocument = false;
       clearResults();
     }
@@ -137,16 +146,15 @@ async function runSplit(document, name = null) {
       clearResults();
     }
     setTextStatus("");
-    showErrors(reply.errors ?? [{ field: "text", message: `Internal error: ${reply.internal}` }], slots);
+    showErrors(reply.errors ?? [internalError(reply.internal)], slots);
     return;
   }
   hasDocument = true;
   exported = null;
   const result = reply.result;
   chunks = result.chunks;
-  $("text-notes").replaceChildren(...result.notes.map((note) => Object.assign(window.document.createElement("li"), { textContent: note })));
-  const label = documentName ? `${documentName}: ` : "";
-  setTextStatus(`${label}${integer(result.stats.chunks)} chunks from ${integer(result.chars)} characters.`);
+  showNotes($("text-notes"), result);
+  setTextStatus(documentName ? "status.split_named" : "status.split", { name: documentName, chunks: result.stats.chunks, chars: result.chars });
   renderStats(result);
   splitSnippets(result);
   $("split-results").hidden = false;
@@ -154,12 +162,14 @@ async function runSplit(document, name = null) {
   renderVisible();
 }
 
+const fileName = () => (typeof documentName === "string" ? documentName : "");
+
 function fileStem() {
-  return (documentName && !documentName.startsWith("Pasted text") ? documentName : "document.md").replace(/\.[^.]*$/, "");
+  return (fileName() || "document.md").replace(/\.[^.]*$/, "");
 }
 
 function splitSnippets(result) {
-  const source = documentName && !documentName.startsWith("Pasted text") ? documentName : "document.md";
+  const source = fileName() || "document.md";
   const estimate = result.tokenizer.startsWith("chars/");
   const sizer = estimate ? `ragchunk.CharEstimate(${result.tokenizer.slice(6)})` : pyString(result.tokenizer);
   showSnippets(
@@ -185,7 +195,7 @@ async function download() {
   exported ??= core.request("export", {});
   const reply = await exported;
   if (!reply.ok) {
-    showErrors(reply.errors ?? [{ field: "text", message: `Internal error: ${reply.internal}` }], slots);
+    showErrors(reply.errors ?? [internalError(reply.internal)], slots);
     exported = null;
     return;
   }
@@ -206,7 +216,7 @@ const onSettings = debounce(() => {
 
 // Offline caching starts once the core has loaded, from the HTTP cache it just filled.
 core.addEventListener("ready", () => enableOffline(), { once: true });
-bindCoreStatus(core, { onTaskProgress: (stage) => setTextStatus(`${stage}…`, true) });
+bindCoreStatus(core, { onTaskProgress: showTaskProgress });
 bindDocumentInput({
   onDocument: (document, name) => runSplit(document, name),
   onEmpty: (hadText) => {
@@ -214,17 +224,16 @@ bindDocumentInput({
     seq++;
     clearResults();
     setTextStatus("");
-    showErrors(hadText ? [{ field: "text", message: "text is empty: paste some text or drop a file" }] : [], slots);
+    showErrors(hadText ? [{ ...pageError("text", "text_empty"), message: "text is empty: paste some text or drop a file" }] : [], slots);
   },
-  onTooLarge: (message) => showErrors([{ field: "file", message }], slots),
+  onTooLarge: (error) => showErrors([error], slots),
 });
+// A new language can change what a typed number means ("3,5" is 3.5 in Russian): split again.
+onLanguageChange(() => onSettings());
 $("settings").addEventListener("input", onSettings);
 $("settings").addEventListener("change", onSettings);
 $("settings").addEventListener("submit", (event) => event.preventDefault());
-bindUrlState(
-  { by: $("by"), size: $("chunk_size"), overlap: $("overlap"), sizer: $("sizer"), cpt: $("chars_per_token") },
-  $("settings"),
-);
+bindUrlState({ by: $("by"), size: $("chunk_size"), overlap: $("overlap"), sizer: $("sizer"), cpt: $("chars_per_token") });
 bindCopyButton();
 $("download").addEventListener("click", download);
 $("cancel").addEventListener("click", () => core.cancel());

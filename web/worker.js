@@ -5,8 +5,7 @@
 //   out: {id, ok: true, result} | {id, ok: false, errors: [{field, message}]} | {id, ok: false, internal}
 //        {type: "progress", stage, done, total}   boot and loading stages
 //        {type: "ready", version, bootMs}        | {type: "failed", message}
-import { SPEC } from "./spec.js";
-import { BOOT_STAGES, bootEngine } from "./engine.js";
+import { answerRequest, BOOT_STAGES, bootEngine } from "./engine.js";
 
 let engine = null;
 let queue = Promise.resolve();
@@ -17,16 +16,7 @@ function progress(stage, done, total) {
 }
 
 async function answer(message) {
-  const { id, type, payload = {}, document = null } = message;
-  // The estimate needs no table; an unknown name is left for Python to refuse.
-  const encoding = type === "analyze" ? (payload.encoding ?? SPEC.defaults.encoding) : payload.encoding;
-  if (encoding && SPEC.encodings[encoding]) {
-    if (!engine.hasEncoder(encoding)) progress(`Loading the ${encoding} tokenizer`, 0, 1);
-    await engine.ensureEncoder(encoding);
-  }
-  if (document !== null) progress(type === "split" ? "Splitting" : "Tokenizing", 0, 1);
-  const reply = engine.handle(type, payload, document);
-  return { id, ...JSON.parse(reply) };
+  return { id: message.id, ...(await answerRequest(engine, message, progress)) };
 }
 
 // A failed boot leaves stray rejections inside Pyodide (its own fetch of the wasm); the

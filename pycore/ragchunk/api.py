@@ -1,13 +1,15 @@
 """JSON in, JSON out: the facade the browser worker calls.
 
 A request is ``(kind, payload_json, document)``; the reply is a JSON string, either
-``{"ok": true, "result": {...}}`` or ``{"ok": false, "errors": [{"field", "message"}]}``
-for bad input, or ``{"ok": false, "internal": "..."}`` for a bug. Python objects never
+``{"ok": true, "result": {...}}`` or ``{"ok": false, "errors": [{"field", "message",
+"code", "params"}]}`` for bad input (``code`` and ``params`` let the page say it in its
+language; see :class:`ragchunk.errors.RagchunkError`), or ``{"ok": false, "internal": "..."}`` for a bug. Python objects never
 leave this module: only plain JSON.
 
 Kinds:
   ``spec``       defaults, limits, encodings and the version.
-  ``calculate``  the calculator form (strings as typed) -> the plan.
+  ``calculate``  the calculator form (strings as typed) -> the plan. ``decimal_comma``
+                 (true on a Russian page) reads "12,5" as 12.5.
   ``analyze``    count tokens of the document and cut the first windows. ``document`` is
                  the pasted text (str) or a file's bytes; without it the last document
                  is reused, so changing a setting does not send the text again.
@@ -20,16 +22,16 @@ from __future__ import annotations
 
 import json
 import traceback
-from typing import Any
+from typing import Any, Callable
 
 from . import __version__
 from .errors import RagchunkError
-from .fields import FormErrors, parse_number, read_calc_form, read_count, shown
-from .plan import check_chunking, check_ratio, chunk_count, plan
+from .fields import FormErrors, read_calc_form, read_count, read_ratio
+from .plan import check_chunking, chunk_count, plan
 from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE, form_spec
 from .split import Split, split
 from .export import to_jsonl
-from .textio import check_text, decode_document
+from .textio import check_text, decode_document, text_empty
 from .tokenizers import REGISTRY, CharEstimate, Registry, check_encoding
 from .windows import Window, windows_of_ids
 
@@ -58,11 +60,13 @@ class Session:
         self._registry = registry
         self._text: str | None = None
         self._notes: list[str] = []
+        self._note_details: list[dict[str, Any]] = []
         self._ids: dict[str, Any] = {}
         self._split: Split | None = None
 
-    def handle(self, kind: str, payload_json: str = "{}", document: str | bytes | None = None) -> str:
-        """Answer one request; never raises."""
+    def handle(self, kind: str, payload_json: str = "{}", document: str | bytes | None = None,
+               progress: Callable[[int, int], None] | None = None) -> str:
+        """Answer one request; never raises. ``progress(done, total)`` follows a ``split``."""
         try:
             payload = json.loads(payload_json or "{}")
             handler = {
@@ -74,9 +78,13 @@ class Session:
             }.get(kind)
             if handler is None or not isinstance(payload, dict):
                 raise RagchunkError(
-                    "request", f"request kind ({kind}) is not known: use spec, calculate, analyze, split or export"
+                    "request",
+                    f"request kind ({kind}) is not known: use spec, calculate, analyze, split or export",
+                    "unknown_request",
+                    {"kind": str(kind)},
                 )
-            return json.dumps({"ok": True, "result": handler(payload, document)}, ensure_ascii=False)
+            result = self._split_document(payload, document, progress) if kind == "split" else handler(payload, document)
+            return json.dumps({"ok": True, "result": result}, ensure_ascii=False)
         except FormErrors as err:
             return json.dumps({"ok": False, "errors": [e.to_json() for e in err.errors]}, ensure_ascii=False)
         except RagchunkError as err:
@@ -90,14 +98,14 @@ class Session:
 
     def _calculate(self, payload: dict, document: object) -> dict[str, Any]:
         form = {key: str(payload.get(key, "")) for key in ("unit", "doc", "chars_per_token", "chunk_size", "overlap", "price")}
-        return read_calc_form(form).to_json()
+        return read_calc_form(form, decimal_comma=payload.get("decimal_comma") is True).to_json()
 
     def _analyze(self, payload: dict, document: str | bytes | None) -> dict[str, Any]:
         encoding = check_encoding(str(payload.get("encoding", DEFAULT_ENCODING)))
         if document is not None:
-            self._load(document, str(payload.get("name") or "the file"))
+            self._load(document, str(payload.get("name") or ""))
         if self._text is None:
-            raise RagchunkError("text", "text is empty: paste some text or drop a file")
+            raise text_empty()
         text = self._text
         tokenizer = self._registry.get(encoding)
         if encoding not in self._ids:
@@ -110,6 +118,7 @@ class Session:
             "tokens": len(ids),
             "chars_per_token": len(text) / len(ids) if len(ids) else None,
             "notes": list(self._notes),
+            "note_details": list(self._note_details),
             "window_count": None,
             "windows": None,
             "window_errors": [],
@@ -127,10 +136,12 @@ class Session:
         result["plan"] = plan(len(ids), size, overlap).to_json() if len(ids) else None
         return result
 
-    def _split_document(self, payload: dict, document: str | bytes | None) -> dict[str, Any]:
+    def _split_document(self, payload: dict, document: str | bytes | None,
+                        progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         if document is not None:
-            self._load(document, str(payload.get("name") or "the file"))
+            self._load(document, str(payload.get("name") or ""))
         errors: list[RagchunkError] = []
+        comma = payload.get("decimal_comma") is True
 
         def attempt(read, *args):
             try:
@@ -139,11 +150,10 @@ class Session:
                 errors.append(err)
                 return None
 
-        size = attempt(read_count, "chunk_size", str(payload.get("chunk_size", "")), 1, MAX_CHUNK_SIZE)
-        overlap = attempt(read_count, "overlap", str(payload.get("overlap", "")), 0, MAX_CHUNK_SIZE - 1)
+        size = attempt(read_count, "chunk_size", str(payload.get("chunk_size", "")), 1, MAX_CHUNK_SIZE, "tokens", comma)
+        overlap = attempt(read_count, "overlap", str(payload.get("overlap", "")), 0, MAX_CHUNK_SIZE - 1, "tokens", comma)
         if "chars_per_token" in payload:
-            raw = str(payload["chars_per_token"])
-            ratio = attempt(lambda: check_ratio(parse_number("chars_per_token", raw), shown=shown(raw)))
+            ratio = attempt(read_ratio, str(payload["chars_per_token"]), comma)
             sizer = None if ratio is None else CharEstimate(ratio)
         else:
             encoding = attempt(check_encoding, str(payload.get("encoding", DEFAULT_ENCODING)))
@@ -151,11 +161,12 @@ class Session:
         if size is not None and overlap is not None:
             attempt(check_chunking, size, overlap)
         if self._text is None:
-            errors.append(RagchunkError("text", "text is empty: paste some text or drop a file"))
+            errors.append(text_empty())
         if errors:
             raise FormErrors(errors)
         text = self._text
-        result = split(text, by=str(payload.get("by", "headings")), size=size, overlap=overlap, tokenizer=sizer)
+        result = split(text, by=str(payload.get("by", "headings")), size=size, overlap=overlap, tokenizer=sizer,
+                       progress=progress)
         self._split = result
         return {
             "tokenizer": result.tokenizer,
@@ -164,6 +175,7 @@ class Session:
             "overlap": result.overlap,
             "chars": len(text),
             "notes": list(self._notes),
+            "note_details": list(self._note_details),
             "stats": result.stats.to_json(),
             "chunks": [
                 {
@@ -184,15 +196,16 @@ class Session:
 
     def _export(self, payload: dict, document: object) -> dict[str, Any]:
         if self._split is None:
-            raise RagchunkError("text", "nothing is split yet: paste some text or drop a file first")
+            raise RagchunkError("text", "nothing is split yet: paste some text or drop a file first", "nothing_split")
         return {"jsonl": to_jsonl(self._split)}
 
     def _load(self, document: str | bytes, name: str) -> None:
-        self._text, self._ids, self._notes, self._split = None, {}, [], None
+        self._text, self._ids, self._notes, self._note_details, self._split = None, {}, [], [], None
         if isinstance(document, (bytes, bytearray, memoryview)):
             decoded = decode_document(bytes(document), name)
-            text, notes = decoded.text, decoded.notes
+            text, notes, details = decoded.text, decoded.notes, decoded.note_details
         else:
-            text, notes = document, []
+            text, notes, details = document, [], []
         self._text = check_text(text)
         self._notes = notes
+        self._note_details = details

@@ -28,11 +28,12 @@ def provide_encoder(name: str, encoder: Any, bpe_ranks: str, encode_source: Any)
     REGISTRY.provide(name, lambda: WasmTokenizer(name, encoder, bpe_ranks, encode_source))
 
 
-def handle(session: Session, kind: str, payload_json: str, document: Any = None) -> str:
+def handle(session: Session, kind: str, payload_json: str, document: Any = None, progress: Any = None) -> str:
     """:meth:`Session.handle` for a document sent by the worker.
 
     ``document`` is a JS ``Uint8Array`` (a dropped file), a ``{text}`` wrapper of a pasted
-    JS string, or ``None``.
+    JS string, or ``None``; ``progress(done, total)`` is a JS function told how far a split
+    has come.
     """
     if document is not None and hasattr(document, "to_bytes"):
         document = document.to_bytes()
@@ -40,4 +41,4 @@ def handle(session: Session, kind: str, payload_json: str, document: Any = None)
         source = document
         document = JsText(source.text)
         document.source = source
-    return session.handle(kind, payload_json, document)
+    return session.handle(kind, payload_json, document, progress=progress)

@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 
 from .errors import RagchunkError
-from .plan import Plan, check_price, check_ratio, check_whole, plan, tokens_from_chars
+from .plan import Plan, check_price, check_ratio, check_whole, overlap_not_smaller, plan, tokens_from_chars
 from .settings import LABELS, MAX_CHUNK_SIZE, MAX_DOC_CHARS, MAX_DOC_TOKENS
 
 NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 # Thousands separators people paste from formatted numbers: "10,000", "10 000", "10_000".
 SEPARATORS = str.maketrans("", "", ",_ \u00a0\u202f")
+# Where the comma is the decimal mark (Russian: "12,5"), only spaces and "_" group digits.
+SEPARATORS_DECIMAL_COMMA = str.maketrans({",": ".", "_": None, " ": None, "\u00a0": None, "\u202f": None})
 SHOWN_MAX = 24
 
 
@@ -29,35 +31,42 @@ def shown(raw: str) -> str:
     return text if len(text) <= SHOWN_MAX else text[:20] + "…"
 
 
-def parse_number(field: str, raw: str) -> float:
+def parse_number(field: str, raw: str, decimal_comma: bool = False) -> float:
     """Parse a typed number; raise naming ``field`` when it is empty or not a number.
+
+    By default "," groups thousands ("1,024"); with ``decimal_comma`` (a Russian page)
+    "," is the decimal mark as "." also is, and only spaces and "_" group digits.
 
     >>> parse_number("chunk_size", " 1,024 "), parse_number("price_per_million", "0.02")
     (1024.0, 0.02)
+    >>> parse_number("chars_per_token", "3,5", decimal_comma=True), parse_number("doc_tokens", "10 000", True)
+    (3.5, 10000.0)
     """
     label = LABELS[field]
     text = raw.strip()
     if not text:
-        raise RagchunkError(field, f"{label} is empty: enter a number")
-    compact = text.translate(SEPARATORS)
+        raise RagchunkError(field, f"{label} is empty: enter a number", "empty")
+    compact = text.translate(SEPARATORS_DECIMAL_COMMA if decimal_comma else SEPARATORS)
     if not NUMBER.fullmatch(compact):
-        raise RagchunkError(field, f"{label} ({shown(raw)}) is not a number: enter digits, e.g. 512")
+        raise RagchunkError(field, f"{label} ({shown(raw)}) is not a number: enter digits, e.g. 512",
+                            "not_a_number", {"value": shown(raw)})
     return float(compact)
 
 
-def read_count(field: str, raw: str, minimum: int, maximum: int, unit: str = "tokens") -> int:
+def read_count(field: str, raw: str, minimum: int, maximum: int, unit: str = "tokens",
+               decimal_comma: bool = False) -> int:
     """A whole count typed by a person, checked against its range."""
-    value = parse_number(field, raw)
+    value = parse_number(field, raw, decimal_comma)
     return check_whole(field, LABELS[field], value, minimum, maximum, unit=unit, shown=shown(raw))
 
 
-def read_calc_form(form: dict[str, str]) -> Plan:
+def read_calc_form(form: dict[str, str], *, decimal_comma: bool = False) -> Plan:
     """The calculator form (strings as typed) to a :class:`Plan`.
 
     ``form`` keys: ``unit`` ("tokens" or "chars"), ``doc``, ``chars_per_token``,
     ``chunk_size``, ``overlap``, ``price`` (may be empty). Every field is read, so one
     call reports every bad field; the errors are raised together as
-    :class:`FormErrors`.
+    :class:`FormErrors`. ``decimal_comma`` reads "12,5" as 12.5 (see :func:`parse_number`).
 
     >>> read_calc_form({"unit": "chars", "doc": "40000", "chars_per_token": "4",
     ...                 "chunk_size": "512", "overlap": "64", "price": ""}).chunks
@@ -75,20 +84,18 @@ def read_calc_form(form: dict[str, str]) -> Plan:
     unit = form.get("unit", "tokens")
     doc = None
     if unit == "chars":
-        chars = attempt(read_count, "doc_chars", form.get("doc", ""), 1, MAX_DOC_CHARS, "characters")
-        ratio = attempt(_read_ratio, form.get("chars_per_token", ""))
+        chars = attempt(read_count, "doc_chars", form.get("doc", ""), 1, MAX_DOC_CHARS, "characters", decimal_comma)
+        ratio = attempt(read_ratio, form.get("chars_per_token", ""), decimal_comma)
         if chars is not None and ratio is not None:
             doc = attempt(lambda: tokens_from_chars(chars, ratio, shown=shown(form.get("doc", ""))))
     else:
-        doc = attempt(read_count, "doc_tokens", form.get("doc", ""), 1, MAX_DOC_TOKENS)
-    size = attempt(read_count, "chunk_size", form.get("chunk_size", ""), 1, MAX_CHUNK_SIZE)
-    overlap = attempt(read_count, "overlap", form.get("overlap", ""), 0, MAX_CHUNK_SIZE - 1)
+        doc = attempt(read_count, "doc_tokens", form.get("doc", ""), 1, MAX_DOC_TOKENS, "tokens", decimal_comma)
+    size = attempt(read_count, "chunk_size", form.get("chunk_size", ""), 1, MAX_CHUNK_SIZE, "tokens", decimal_comma)
+    overlap = attempt(read_count, "overlap", form.get("overlap", ""), 0, MAX_CHUNK_SIZE - 1, "tokens", decimal_comma)
     price_raw = form.get("price", "")
-    price = attempt(_read_price, price_raw) if price_raw.strip() else None
+    price = attempt(_read_price, price_raw, decimal_comma) if price_raw.strip() else None
     if size is not None and overlap is not None and overlap >= size:
-        errors.append(
-            RagchunkError("overlap", f"overlap ({overlap:,}) must be smaller than chunk size ({size:,}): lower the overlap")
-        )
+        errors.append(overlap_not_smaller(overlap, size))
     if errors:
         raise FormErrors(errors)
     try:
@@ -97,17 +104,18 @@ def read_calc_form(form: dict[str, str]) -> Plan:
         raise FormErrors([err]) from None
 
 
-def _read_ratio(raw: str) -> float:
-    return check_ratio(parse_number("chars_per_token", raw), shown=shown(raw))
+def read_ratio(raw: str, decimal_comma: bool = False) -> float:
+    """A typed characters-per-token ratio, checked (see :func:`ragchunk.plan.check_ratio`)."""
+    return check_ratio(parse_number("chars_per_token", raw, decimal_comma), shown=shown(raw))
 
 
-def _read_price(raw: str) -> float:
-    return check_price(parse_number("price_per_million", raw), shown=shown(raw))
+def _read_price(raw: str, decimal_comma: bool = False) -> float:
+    return check_price(parse_number("price_per_million", raw, decimal_comma), shown=shown(raw))
 
 
 class FormErrors(RagchunkError):
     """Several fields are wrong at once; ``errors`` holds one error per field."""
 
     def __init__(self, errors: list[RagchunkError]) -> None:
-        super().__init__(errors[0].field, errors[0].message)
+        super().__init__(errors[0].field, errors[0].message, errors[0].code, errors[0].params)
         self.errors = errors

@@ -58,13 +58,17 @@ def check_whole(
     """
     text = _shown(value, shown)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise RagchunkError(field, f"{label} ({text}) is not a number: enter a whole number of {unit}")
+        raise RagchunkError(field, f"{label} ({text}) is not a number: enter a whole number of {unit}",
+                            "not_a_number", {"value": text})
     if value < minimum:
-        raise RagchunkError(field, f"{label} ({text}) must be at least {minimum:,}: enter a larger number")
+        raise RagchunkError(field, f"{label} ({text}) must be at least {minimum:,}: enter a larger number",
+                            "too_small", {"value": text, "minimum": minimum})
     if value > maximum:
-        raise RagchunkError(field, f"{label} ({text}) is too large: enter at most {maximum:,}")
+        raise RagchunkError(field, f"{label} ({text}) is too large: enter at most {maximum:,}",
+                            "too_large", {"value": text, "maximum": maximum})
     if isinstance(value, float) and not value.is_integer():
-        raise RagchunkError(field, f"{label} ({text}) must be a whole number of {unit}: round it")
+        raise RagchunkError(field, f"{label} ({text}) must be a whole number of {unit}: round it",
+                            "not_whole", {"value": text, "unit": unit})
     return int(value)
 
 
@@ -81,10 +85,18 @@ def check_chunking(chunk_size: int, overlap: int) -> tuple[int, int]:
     size = check_whole("chunk_size", "chunk size", chunk_size, 1, MAX_CHUNK_SIZE)
     over = check_whole("overlap", "overlap", overlap, 0, MAX_CHUNK_SIZE - 1)
     if over >= size:
-        raise RagchunkError(
-            "overlap", f"overlap ({over:,}) must be smaller than chunk size ({size:,}): lower the overlap"
-        )
+        raise overlap_not_smaller(over, size)
     return size, over
+
+
+def overlap_not_smaller(overlap: int, chunk_size: int) -> RagchunkError:
+    """The error for an overlap that is not smaller than the chunk size."""
+    return RagchunkError(
+        "overlap",
+        f"overlap ({overlap:,}) must be smaller than chunk size ({chunk_size:,}): lower the overlap",
+        "overlap_not_smaller",
+        {"overlap": overlap, "chunk_size": chunk_size},
+    )
 
 
 def chunk_count(doc_tokens: int, chunk_size: int, overlap: int) -> int:
@@ -126,6 +138,8 @@ def plan(doc_tokens: int, chunk_size: int, overlap: int, price_per_million: floa
             "overlap",
             f"overlap ({over:,}) repeats too many tokens: the total would exceed {MAX_TOTAL_TOKENS:,};"
             " lower the overlap or the document length",
+            "total_too_large",
+            {"overlap": over, "maximum": MAX_TOTAL_TOKENS},
         )
     last = doc - (chunks - 1) * step
     cost = None if price is None else total / 1_000_000 * price
@@ -145,6 +159,11 @@ def plan(doc_tokens: int, chunk_size: int, overlap: int, price_per_million: floa
     )
 
 
+def _whole(number: float) -> float | int:
+    # Limits travel as JSON params; 100.0 and 100 must read the same on both sides.
+    return int(number) if float(number).is_integer() else number
+
+
 def check_price(price_per_million: float | None, *, shown: str | None = None) -> float | None:
     """Validate an optional price in currency units per million tokens.
 
@@ -161,13 +180,15 @@ def _check_real(field: str, label: str, value: object, minimum: float, maximum: 
                 shown: str | None) -> float:
     text = _shown(value, shown)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise RagchunkError(field, f"{label} ({text}) is not a number: enter a number")
+        raise RagchunkError(field, f"{label} ({text}) is not a number: enter a number", "not_a_number", {"value": text})
     number = float(value)
     if number < minimum or (number == minimum and not inclusive):
         relation = "at least" if inclusive else "greater than"
-        raise RagchunkError(field, f"{label} ({text}) must be {relation} {minimum:g}: enter a larger number")
+        raise RagchunkError(field, f"{label} ({text}) must be {relation} {minimum:g}: enter a larger number",
+                            "too_small" if inclusive else "not_greater", {"value": text, "minimum": _whole(minimum)})
     if number > maximum:
-        raise RagchunkError(field, f"{label} ({text}) is too large: enter at most {maximum:,.0f}")
+        raise RagchunkError(field, f"{label} ({text}) is too large: enter at most {maximum:,.0f}",
+                            "too_large", {"value": text, "maximum": _whole(maximum)})
     return number
 
 
@@ -188,6 +209,8 @@ def tokens_from_chars(chars: int, chars_per_token: float, *, shown: str | None =
             "doc_chars",
             f"document length ({_shown(chars, shown)}) is too large: it makes more than {MAX_DOC_TOKENS:,} tokens;"
             " enter fewer characters",
+            "too_many_tokens",
+            {"value": _shown(chars, shown), "maximum": MAX_DOC_TOKENS},
         )
     return tokens
 

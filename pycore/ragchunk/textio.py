@@ -7,35 +7,36 @@ from dataclasses import dataclass, field
 from .errors import NotTextError, RagchunkError
 from .settings import MAX_DOCUMENT_BYTES
 
-# (magic bytes, offset, what the file is); checked before anything else.
-SIGNATURES: tuple[tuple[bytes, int, str], ...] = (
-    (b"%PDF-", 0, "a PDF document"),
-    (b"\x89PNG\r\n\x1a\n", 0, "a PNG image"),
-    (b"\xff\xd8\xff", 0, "a JPEG image"),
-    (b"GIF87a", 0, "a GIF image"),
-    (b"GIF89a", 0, "a GIF image"),
-    (b"RIFF", 0, "a RIFF media file (WebP, WAV or AVI)"),
-    (b"BM", 0, "a BMP image"),
-    (b"PK\x03\x04", 0, "a ZIP archive (or a .docx, .xlsx, .pptx, .epub, .jar)"),
-    (b"PK\x05\x06", 0, "an empty ZIP archive"),
-    (b"\x1f\x8b", 0, "a gzip archive"),
-    (b"7z\xbc\xaf\x27\x1c", 0, "a 7-Zip archive"),
-    (b"Rar!\x1a\x07", 0, "a RAR archive"),
-    (b"BZh", 0, "a bzip2 archive"),
-    (b"\xfd7zXZ\x00", 0, "an XZ archive"),
-    (b"(\xb5/\xfd", 0, "a Zstandard archive"),
-    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", 0, "an old Microsoft Office document (.doc, .xls, .ppt)"),
-    (b"\x7fELF", 0, "a Linux executable"),
-    (b"MZ", 0, "a Windows executable"),
-    (b"\x00asm", 0, "a WebAssembly module"),
-    (b"SQLite format 3\x00", 0, "an SQLite database"),
-    (b"ID3", 0, "an MP3 audio file"),
-    (b"OggS", 0, "an Ogg media file"),
-    (b"fLaC", 0, "a FLAC audio file"),
-    (b"ftyp", 4, "an MP4/MOV video or HEIC image"),
-    (b"\x1aE\xdf\xa3", 0, "a Matroska/WebM video"),
-    (b"wOFF", 0, "a WOFF font"),
-    (b"wOF2", 0, "a WOFF2 font"),
+# (magic bytes, offset, kind, what the file is); checked before anything else. The kind is a
+# stable id the page translates (web/i18n: filekind.<kind>).
+SIGNATURES: tuple[tuple[bytes, int, str, str], ...] = (
+    (b"%PDF-", 0, "pdf", "a PDF document"),
+    (b"\x89PNG\r\n\x1a\n", 0, "png", "a PNG image"),
+    (b"\xff\xd8\xff", 0, "jpeg", "a JPEG image"),
+    (b"GIF87a", 0, "gif", "a GIF image"),
+    (b"GIF89a", 0, "gif", "a GIF image"),
+    (b"RIFF", 0, "riff", "a RIFF media file (WebP, WAV or AVI)"),
+    (b"BM", 0, "bmp", "a BMP image"),
+    (b"PK\x03\x04", 0, "zip", "a ZIP archive (or a .docx, .xlsx, .pptx, .epub, .jar)"),
+    (b"PK\x05\x06", 0, "zip_empty", "an empty ZIP archive"),
+    (b"\x1f\x8b", 0, "gzip", "a gzip archive"),
+    (b"7z\xbc\xaf\x27\x1c", 0, "7z", "a 7-Zip archive"),
+    (b"Rar!\x1a\x07", 0, "rar", "a RAR archive"),
+    (b"BZh", 0, "bzip2", "a bzip2 archive"),
+    (b"\xfd7zXZ\x00", 0, "xz", "an XZ archive"),
+    (b"(\xb5/\xfd", 0, "zstd", "a Zstandard archive"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", 0, "ms_office", "an old Microsoft Office document (.doc, .xls, .ppt)"),
+    (b"\x7fELF", 0, "elf", "a Linux executable"),
+    (b"MZ", 0, "exe", "a Windows executable"),
+    (b"\x00asm", 0, "wasm", "a WebAssembly module"),
+    (b"SQLite format 3\x00", 0, "sqlite", "an SQLite database"),
+    (b"ID3", 0, "mp3", "an MP3 audio file"),
+    (b"OggS", 0, "ogg", "an Ogg media file"),
+    (b"fLaC", 0, "flac", "a FLAC audio file"),
+    (b"ftyp", 4, "mp4", "an MP4/MOV video or HEIC image"),
+    (b"\x1aE\xdf\xa3", 0, "matroska", "a Matroska/WebM video"),
+    (b"wOFF", 0, "woff", "a WOFF font"),
+    (b"wOF2", 0, "woff2", "a WOFF2 font"),
 )
 # Signatures that also begin ordinary text ("BMW ...", "ID3 tags ..."): binary bytes must follow.
 WEAK_SIGNATURES = frozenset({b"BM", b"MZ", b"ID3", b"RIFF", b"ftyp", b"OggS", b"fLaC", b"BZh", b"wOFF", b"wOF2"})
@@ -49,6 +50,8 @@ class Document:
     text: str
     notes: list[str] = field(default_factory=list)
     replaced: int = 0
+    # The notes as {code, params, message}, for the page to translate (same order as notes).
+    note_details: list[dict] = field(default_factory=list)
 
 
 def sniff_binary(data: bytes) -> str | None:
@@ -57,13 +60,25 @@ def sniff_binary(data: bytes) -> str | None:
     >>> sniff_binary(b"%PDF-1.7 ..."), sniff_binary(b"# Title\\n"), sniff_binary(b"ab\\x00cd")
     ('a PDF document', None, 'a binary file (it contains NUL bytes)')
     """
+    found = sniff_kind(data)
+    return None if found is None else found[1]
+
+
+def sniff_kind(data: bytes) -> tuple[str, str] | None:
+    """``(kind, what)`` of a file that is clearly not text, else ``None``.
+
+    >>> sniff_kind(b"%PDF-1.7 ...")
+    ('pdf', 'a PDF document')
+    """
     if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
         return None
-    for magic, offset, what in SIGNATURES:
+    for magic, offset, kind, what in SIGNATURES:
         if data[offset : offset + len(magic)] == magic and (magic not in WEAK_SIGNATURES or _binary_tail(data)):
-            return what
+            return kind, what
     if _binary_tail(data):
-        return "a binary file (it contains NUL bytes)" if b"\x00" in data[:SNIFF_BYTES] else "a binary file"
+        if b"\x00" in data[:SNIFF_BYTES]:
+            return "binary_nul", "a binary file (it contains NUL bytes)"
+        return "binary", "a binary file"
     return None
 
 
@@ -79,22 +94,35 @@ def decode_document(data: bytes, name: str = "the file") -> Document:
     """Decode a file's bytes as UTF-8 (or UTF-16 with a BOM) text.
 
     Invalid UTF-8 is replaced with U+FFFD and said in ``notes``; a binary file raises
-    :class:`NotTextError` naming what it looks like.
+    :class:`NotTextError` naming what it looks like. An empty ``name`` reads "the file"
+    in the English message and stays empty in the error's params (the page names it).
 
     >>> decode_document("привет".encode()).text
     'привет'
     >>> decode_document(b"caf\\xe9").notes
     ['the file is not valid UTF-8: 1 invalid byte sequence was replaced with \\ufffd']
     """
+    label = name or "the file"
     if len(data) > MAX_DOCUMENT_BYTES:
         raise RagchunkError(
-            "file", f"{name} is too large ({len(data):,} bytes): the limit is {MAX_DOCUMENT_BYTES:,} bytes; split it first"
+            "file",
+            f"{label} is too large ({len(data):,} bytes): the limit is {MAX_DOCUMENT_BYTES:,} bytes; split it first",
+            "file_too_large",
+            {"name": name, "size": len(data), "limit": MAX_DOCUMENT_BYTES},
         )
-    what = sniff_binary(data)
-    if what:
-        raise NotTextError("file", f"{name} is {what}, not text: export it as .txt or .md and drop that instead")
+    found = sniff_kind(data)
+    if found:
+        kind, what = found
+        raise NotTextError(
+            "file",
+            f"{label} is {what}, not text: export it as .txt or .md and drop that instead",
+            "not_text",
+            {"name": name, "kind": kind, "what": what},
+        )
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return Document(data.decode("utf-16", errors="replace"), [f"{name} was decoded as UTF-16"])
+        note = f"{label} was decoded as UTF-16"
+        return Document(data.decode("utf-16", errors="replace"), [note],
+                        note_details=[{"code": "utf16", "params": {"name": name}, "message": note}])
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -103,8 +131,14 @@ def decode_document(data: bytes, name: str = "the file") -> Document:
         text = data.decode("utf-8", errors="replace")
         replaced = text.count("\ufffd") - data.count("\ufffd".encode())
         plural = "sequence was" if replaced == 1 else "sequences were"
-        note = f"{name} is not valid UTF-8: {replaced:,} invalid byte {plural} replaced with \ufffd"
-        return Document(text, [note], replaced)
+        note = f"{label} is not valid UTF-8: {replaced:,} invalid byte {plural} replaced with \ufffd"
+        detail = {"code": "not_utf8", "params": {"name": name, "count": replaced}, "message": note}
+        return Document(text, [note], replaced, [detail])
+
+
+def text_empty() -> RagchunkError:
+    """The error for a document with nothing but white space (or no document at all)."""
+    return RagchunkError("text", "text is empty: paste some text or drop a file", "text_empty")
 
 
 def check_text(text: str) -> str:
@@ -116,7 +150,7 @@ def check_text(text: str) -> str:
     ragchunk.errors.RagchunkError: text is empty: paste some text or drop a file
     """
     if not text.strip():
-        raise RagchunkError("text", "text is empty: paste some text or drop a file")
+        raise text_empty()
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

@@ -9,12 +9,17 @@ from playwright.sync_api import Page
 BOOT_TIMEOUT_MS = 60_000
 
 
+def wait_language(page: Page, lang: str) -> None:
+    """Wait until the page has loaded ``lang``'s catalog and translated itself."""
+    page.wait_for_selector(f'html[data-language="{lang}"]', state="attached")
+
+
 @dataclass
 class CalculatorPage:
     page: Page
 
-    def open(self, wait_ready: bool = True) -> CalculatorPage:
-        self.page.goto("./")
+    def open(self, wait_ready: bool = True, query: str = "") -> CalculatorPage:
+        self.page.goto(f"./{query}")
         if wait_ready:
             self.wait_ready()
         return self
@@ -84,8 +89,8 @@ class CalculatorPage:
 class SplitterPage:
     page: Page
 
-    def open(self, wait_ready: bool = True) -> SplitterPage:
-        self.page.goto("./splitter.html")
+    def open(self, wait_ready: bool = True, query: str = "") -> SplitterPage:
+        self.page.goto(f"./splitter.html{query}")
         if wait_ready:
             self.page.wait_for_selector('#core-status[data-state="ready"]', timeout=BOOT_TIMEOUT_MS)
         return self

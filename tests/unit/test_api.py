@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ragchunk
-from ragchunk import api, get_tokenizer, plan, windows
+from ragchunk import api, get_tokenizer, plan, tokens_from_chars, windows
 from ragchunk.api import MAX_PREVIEW_WINDOWS, Session
 from ragchunk.settings import DEFAULT_PREVIEW_WINDOWS, form_spec
 
@@ -34,8 +34,9 @@ def fields_of(reply: dict) -> list[str]:
     assert reply["ok"] is False, reply
     assert set(reply) == {"ok", "errors"}, reply
     for error in reply["errors"]:
-        assert set(error) == {"field", "message"}
+        assert set(error) == {"field", "message", "code", "params"}
         assert error["message"]
+        assert (error["code"] is None or isinstance(error["code"], str)) and isinstance(error["params"], dict)
     return [error["field"] for error in reply["errors"]]
 
 
@@ -257,7 +258,7 @@ def test_payload_that_is_not_an_object(payload):
 
 
 def test_internal_error(monkeypatch):
-    def broken(form):
+    def broken(form, **options):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(api, "read_calc_form", broken)
@@ -368,3 +369,47 @@ def test_split_of_a_binary_file_is_refused():
     reply = split_reply(Session(), {"chunk_size": "64", "overlap": "8", "name": "x.png"}, b"\x89PNG\r\n\x1a\n" + bytes(20))
     assert reply["ok"] is False and reply["errors"][0]["field"] == "file"
     assert "x.png is a PNG image" in reply["errors"][0]["message"]
+
+
+def test_calculate_reads_the_decimal_comma_only_when_asked():
+    form = {"unit": "chars", "doc": "10 000", "chars_per_token": "3,5", "chunk_size": "512", "overlap": "64", "price": "0,02"}
+    ru = result_of(ask(Session(), "calculate", {**form, "decimal_comma": True}))
+    assert ru == json.loads(json.dumps(plan(tokens_from_chars(10_000, 3.5), 512, 64, 0.02).to_json()))
+    en = ask(Session(), "calculate", {**form, "doc": "10,000", "chars_per_token": "3.5", "price": "0.02"})
+    assert result_of(en) == ru
+    # Without the flag "3,5" is 35 grouped, as before: a different estimate.
+    assert result_of(ask(Session(), "calculate", {**form, "doc": "10000", "price": ""}))["doc_tokens"] == 286
+
+
+def test_errors_carry_code_and_params_for_the_page():
+    reply = ask(Session(), "calculate", {"unit": "tokens", "doc": "", "chunk_size": "2,5", "overlap": "9", "price": "",
+                                         "decimal_comma": True})
+    assert [(e["field"], e["code"], e["params"]) for e in reply["errors"]] == [
+        ("doc_tokens", "empty", {}),
+        ("chunk_size", "not_whole", {"value": "2,5", "unit": "tokens"}),
+    ]
+    assert reply["errors"][1]["message"] == "chunk size (2,5) must be a whole number of tokens: round it"
+    file = ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2}, b"%PDF-1.7\n")["errors"][0]
+    assert (file["code"], file["params"]) == ("not_text", {"name": "", "kind": "pdf", "what": "a PDF document"})
+    assert file["message"].startswith("the file is a PDF document")
+
+
+def test_split_reads_the_decimal_comma():
+    reply = ask(Session(), "split", {"by": "paragraphs", "chunk_size": "64", "overlap": "0", "chars_per_token": "3,5",
+                                     "decimal_comma": True}, "One.\n\nTwo.")
+    assert result_of(reply)["tokenizer"] == "chars/3.5"
+
+
+def test_notes_come_with_their_codes():
+    data = "café".encode("latin-1") + b" and more text"
+    result = result_of(ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2, "name": "old.txt"}, data))
+    assert result["note_details"] == [{"code": "not_utf8", "params": {"name": "old.txt", "count": 1},
+                                       "message": result["notes"][0]}]
+
+
+def test_split_reports_progress():
+    seen = []
+    reply = json.loads(Session().handle("split", json.dumps({"by": "paragraphs", "chunk_size": "8", "overlap": "0"}),
+                                        "One two three.\n\nFour five six.\n\nSeven.", progress=lambda *a: seen.append(a)))
+    assert reply["ok"] is True
+    assert seen and seen[-1][0] == seen[-1][1]

@@ -218,3 +218,37 @@ def test_parse_number_names_its_field():
 def test_grouped_digits_read_back(number, separator):
     typed = f"{number:,}".replace(",", separator)
     assert read_calc_form(form(doc=typed, chunk_size="10000000", overlap="0")).doc_tokens == number
+
+
+@pytest.mark.parametrize(
+    ("typed", "value"),
+    [("12,5", 12.5), ("12.5", 12.5), ("10 000", 10_000.0), ("10\u202f000,5", 10_000.5), ("1_000", 1000.0),
+     (",5", 0.5), ("1,5e3", 1500.0)],
+)
+def test_decimal_comma_reads_the_comma_as_the_decimal_mark(typed, value):
+    assert parse_number("price_per_million", typed, decimal_comma=True) == value
+
+
+@pytest.mark.parametrize("typed", ["1,000,5", "1.000,5", "12,,5"])
+def test_decimal_comma_refuses_two_decimal_marks(typed):
+    with pytest.raises(RagchunkError) as caught:
+        parse_number("price_per_million", typed, decimal_comma=True)
+    assert caught.value.code == "not_a_number" and caught.value.params == {"value": typed}
+
+
+def test_decimal_comma_changes_what_a_grouped_number_means():
+    assert parse_number("doc_tokens", "10,000") == 10_000
+    assert parse_number("doc_tokens", "10,000", decimal_comma=True) == 10
+
+
+def test_form_errors_carry_codes():
+    errors = errors_of(form(doc="", chunk_size="2e7", overlap="x", price="-1"))
+    assert [(e.code, e.params) for e in errors] == [
+        ("empty", {}),
+        ("too_large", {"value": "2e7", "maximum": 10_000_000}),
+        ("not_a_number", {"value": "x"}),
+        ("too_small", {"value": "-1", "minimum": 0}),
+    ]
+    with pytest.raises(FormErrors) as caught:
+        read_calc_form({**form(), "chunk_size": "5,5"}, decimal_comma=True)
+    assert (caught.value.code, caught.value.params) == ("not_whole", {"value": "5,5", "unit": "tokens"})

@@ -20,6 +20,7 @@ from strategies import plan_inputs  # noqa: E402
 
 import ragchunk  # noqa: E402
 from ragchunk import Plan, RagchunkError, chunk_count, plan, tokens_from_chars  # noqa: E402
+from ragchunk.plan import check_price, check_ratio  # noqa: E402
 from ragchunk.settings import (  # noqa: E402
     MAX_CHARS_PER_TOKEN,
     MAX_CHUNK_SIZE,
@@ -71,7 +72,29 @@ def assert_error(err: RagchunkError, field: str) -> None:
     assert err.field == field
     assert LABELS[field] in str(err), str(err)
     assert FIX.search(str(err)), str(err)
-    assert err.to_json() == {"field": field, "message": str(err)}
+    assert err.to_json() == {"field": field, "message": str(err), "code": err.code, "params": err.params}
+    assert err.code in CODES, err.code
+    assert set(err.params) <= {"value", "minimum", "maximum", "unit", "overlap", "chunk_size"}
+
+
+# The codes the page translates (web/i18n/*.json: error.<code>).
+CODES = {"not_a_number", "too_small", "not_greater", "too_large", "not_whole", "overlap_not_smaller",
+         "total_too_large", "too_many_tokens"}
+
+
+def test_codes_and_params_say_what_the_message_says():
+    with pytest.raises(RagchunkError) as caught:
+        plan(10_000, 512, 512)
+    assert (caught.value.code, caught.value.params) == ("overlap_not_smaller", {"overlap": 512, "chunk_size": 512})
+    with pytest.raises(RagchunkError) as caught:
+        check_ratio(0, shown="0,0")
+    assert (caught.value.code, caught.value.params) == ("not_greater", {"value": "0,0", "minimum": 0})
+    with pytest.raises(RagchunkError) as caught:
+        check_price(2e6)
+    assert (caught.value.code, caught.value.params) == ("too_large", {"value": "2000000.0", "maximum": 1_000_000})
+    with pytest.raises(RagchunkError) as caught:
+        tokens_from_chars(1.5, 4)
+    assert (caught.value.code, caught.value.params) == ("not_whole", {"value": "1.5", "unit": "characters"})
 
 
 def test_seed_example_from_the_issue():

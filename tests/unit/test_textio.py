@@ -64,8 +64,8 @@ def signature_sample(magic: bytes, offset: int) -> bytes:
     return b"\x00\x00\x00\x18"[:offset] + magic + bytes(range(256))
 
 
-@pytest.mark.parametrize(("magic", "offset", "what"), SIGNATURES, ids=[what for _, _, what in SIGNATURES])
-def test_every_signature_is_refused(magic, offset, what):
+@pytest.mark.parametrize(("magic", "offset", "kind", "what"), SIGNATURES, ids=[what for _, _, _, what in SIGNATURES])
+def test_every_signature_is_refused(magic, offset, kind, what):
     with pytest.raises(NotTextError) as caught:
         decode_document(signature_sample(magic, offset), "upload.bin")
     assert caught.value.field == "file"
@@ -73,6 +73,33 @@ def test_every_signature_is_refused(magic, offset, what):
     assert f"upload.bin is {what}, not text" in message
     assert "export it as .txt or .md" in message
     assert isinstance(caught.value, RagchunkError)
+    assert caught.value.code == "not_text"
+    assert caught.value.params == {"name": "upload.bin", "kind": kind, "what": what}
+
+
+def test_every_kind_is_one_description():
+    """The page translates a kind (web/i18n: filekind.<kind>): one kind, one description."""
+    described = {}
+    for _, _, kind, what in SIGNATURES:
+        assert described.setdefault(kind, what) == what
+
+
+def test_notes_and_errors_carry_codes_for_the_page():
+    decoded = decode_document(b"caf\xe9 and caf\xe9", "old.txt")
+    assert decoded.note_details == [
+        {"code": "not_utf8", "params": {"name": "old.txt", "count": 2}, "message": decoded.notes[0]}
+    ]
+    utf16 = decode_document(b"\xff\xfe" + "hi".encode("utf-16-le"), "")
+    assert utf16.notes == ["the file was decoded as UTF-16"]
+    assert utf16.note_details[0]["code"] == "utf16" and utf16.note_details[0]["params"] == {"name": ""}
+    with pytest.raises(RagchunkError) as caught:
+        check_text(" \n")
+    assert caught.value.to_json() == {
+        "field": "text", "message": "text is empty: paste some text or drop a file", "code": "text_empty", "params": {}
+    }
+    with pytest.raises(NotTextError) as binary:
+        decode_document(b"ab\x00cd")
+    assert binary.value.params["kind"] == "binary_nul" and str(binary.value).startswith("the file is a binary file")
 
 
 @pytest.mark.parametrize(
@@ -180,7 +207,7 @@ def test_check_text_replaces_lone_surrogates(text, clean):
 @given(PRINTABLE)
 def test_printable_utf8_text_survives(text):
     assume(text and not text.startswith("\ufeff"))
-    assume(not any(text.encode().startswith(magic) for magic, offset, _ in SIGNATURES if offset == 0))
+    assume(not any(text.encode().startswith(magic) for magic, offset, _, _ in SIGNATURES if offset == 0))
     document = decode_document(text.encode("utf-8"))
     assert document.text == text
     assert document.notes == [] and document.replaced == 0

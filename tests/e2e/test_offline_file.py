@@ -1,0 +1,130 @@
+"""The single offline file (dist/ragchunk-offline.html) works opened from disk, no server.
+
+The page is opened through file:// in a context of its own (no base URL, no server for
+it); any http(s) request fails the test. Both tools must give CPython's exact results.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import build
+from conftest import Watch
+from pages import CalculatorPage, SplitterPage
+from ragchunk import get_tokenizer, split, windows
+
+DOC = (Path(__file__).resolve().parents[2] / "tests" / "data" / "md" / "tiktoken-js-README.md").read_text(encoding="utf-8")
+MULTILINGUAL = (
+    "# Offline file\n\nRetrieval-augmented generation, opened from disk. "
+    "Привет, мир! Это проверка токенизации: ёжик, съешь же ещё этих мягких булок.\n"
+    "नमस्ते दुनिया। यह हिंदी का एक वाक्य है॥ 日本語のテキストと中文文本。한국어 문장도 있습니다. "
+    "Emoji: 👋🏽 👨‍👩‍👧‍👦 🇺🇦 — combining: é (e\u0301). Code: `x ** 2  # 𝛼` and <|endoftext|> as text.\n"
+) * 10
+
+
+@pytest.fixture
+def watch() -> Watch:
+    """No server for this page: its own origin is the file."""
+    return Watch("file://")
+
+
+@pytest.fixture
+def offline_page(browser, dist: Path, watch: Watch):
+    """A tab on file://…/ragchunk-offline.html; every http(s) request is refused and recorded."""
+    context = browser.new_context(service_workers="block")
+    allowed = ("file:", "data:", "blob:")
+
+    def guard(route):
+        url = route.request.url
+        if url.startswith(allowed):
+            route.continue_()
+        else:
+            watch.foreign.append(url)
+            route.abort()
+
+    context.route("**/*", guard)
+    tab = context.new_page()
+    tab.on("request", lambda request: watch.requests.append(request))
+    tab.on("console", lambda m: watch.console_errors.append(m.text) if m.type == "error" else None)
+    tab.on("pageerror", lambda e: watch.page_errors.append(str(e)))
+    tab.set_default_timeout(60_000)
+    tab.goto((dist / build.OFFLINE_FILE).as_uri())
+    yield tab
+    context.close()
+    watch.check()
+    assert all(request.url.startswith(allowed) for request in watch.requests)
+
+
+def test_the_offline_file_is_built_but_not_precached(dist: Path):
+    manifest = json.loads((dist / "build.json").read_text(encoding="utf-8"))
+    assert manifest["files"][build.OFFLINE_FILE] > 5_000_000
+    assert build.OFFLINE_FILE not in manifest["precache"]
+    assert build.OFFLINE_FILE not in (dist / "sw.js").read_text(encoding="utf-8")
+
+
+def test_both_tools_work_from_disk_with_exact_results(offline_page):
+    page = offline_page
+    calc = CalculatorPage(page)
+    calc.wait_ready()
+    assert page.url.startswith("file://")
+    assert calc.result("chunks") == "23"
+    assert calc.result("total") == "11,408"
+    calc.wait_core_numbers()
+    assert calc.result("chunks") == "23"
+
+    calc.set("chunk_size", "40")
+    calc.set("overlap", "8")
+    calc.paste(MULTILINGUAL)
+    tokenizer = get_tokenizer("cl100k_base")
+    assert calc.token_count() == tokenizer.count(MULTILINGUAL)
+    shown = calc.windows()
+    cut = windows(MULTILINGUAL, 40, 8, tokenizer)
+    assert len(shown) == 5
+    for seen, window in zip(shown, cut):
+        assert seen["text"] == window.text
+        assert seen["head"] == MULTILINGUAL[window.start : window.overlap_end]
+        assert seen["tokens"] == window.tokens
+
+    # The tools' own navigation switches to the splitter inside the same file.
+    page.click('nav a:has-text("Text splitter")')
+    page.wait_for_url("**/ragchunk-offline.html?tool=splitter")
+    page.wait_for_selector('html[data-tool="splitter"]')
+    splitter = SplitterPage(page)
+    page.wait_for_selector('#core-status[data-state="ready"]')
+    splitter.choose_file("README.md", DOC.encode("utf-8"))
+    expected = split(DOC, by="headings", size=512, overlap=64)
+    assert splitter.stat("chunks") == f"{len(expected.chunks):,}"
+    assert splitter.cards()[0]["text"] == expected.chunks[0].text
+
+
+def test_cancel_rejects_the_pending_request_and_the_core_stays_usable(offline_page):
+    """In the file the core runs on the page's thread: cancel rejects what waits, no reboot."""
+    page = offline_page
+    calc = CalculatorPage(page)
+    calc.wait_ready()
+    outcome = page.evaluate(
+        """async text => {
+            const core = globalThis.ragchunkCore();  // the page's own core (one per page)
+            const events = [];
+            for (const type of ['restarting', 'ready']) core.addEventListener(type, () => events.push(type));
+            const pending = core.request('analyze', {encoding: 'cl100k_base', chunk_size: 40, overlap: 8}, text);
+            const busy = core.busy;
+            core.cancel();
+            const cancelled = await pending.then(() => 'resolved', (error) => error.name);
+            const after = await core.request('analyze', {encoding: 'cl100k_base', chunk_size: 40, overlap: 8}, text);
+            return {busy, cancelled, events, busyAfter: core.busy, ok: after.ok, tokens: after.result?.tokens};
+        }""",
+        MULTILINGUAL,
+    )
+    assert outcome == {
+        "busy": True,
+        "cancelled": "Cancelled",
+        "events": ["restarting", "ready"],
+        "busyAfter": False,
+        "ok": True,
+        "tokens": get_tokenizer("cl100k_base").count(MULTILINGUAL),
+    }
+    calc.wait_ready()

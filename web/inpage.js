@@ -1,0 +1,96 @@
+// The core on the page's own thread, for where a worker cannot start (the single offline
+// file opened from disk: module workers from blob: URLs do not start on a file:// page).
+// Same interface as bridge.js's Core: "progress" / "ready" / "failed" / "restarting"
+// events with the same details, isReady, busy, request() and cancel(); the engine and the
+// protocol are the worker's (engine.js), only the transport differs.
+//
+// Python runs on this thread, so a running request cannot be interrupted: cancel() rejects
+// every pending request with Cancelled at once and drops those not yet started, but one
+// already in Python finishes first (its result is discarded). The engine is not rebooted.
+import { Cancelled } from "./bridge.js";
+import { answerRequest, BOOT_STAGES, bootEngine } from "./engine.js";
+
+// A paint before Python blocks the thread, so "Tokenizing…" is on screen while it works.
+// (requestAnimationFrame does not fire in a hidden tab; the timeout covers that.)
+const nextPaint = () =>
+  new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 100);
+  });
+
+export class InPageCore extends EventTarget {
+  /** @param assets an asset loader (see engine.js siteAssets) */
+  constructor(assets) {
+    super();
+    this.isReady = false;
+    this.pending = new Map();
+    this.nextId = 1;
+    this.queue = Promise.resolve();
+    this.readyDetail = null;
+    const started = performance.now();
+    const progress = (stage, done, total) => this.emit("progress", { type: "progress", stage, done, total });
+    this.progress = progress;
+    this.booted = bootEngine(progress, assets).then(
+      (engine) => {
+        progress("Ready", BOOT_STAGES, BOOT_STAGES);
+        this.readyDetail = { type: "ready", version: engine.pyodide.version, bootMs: Math.round(performance.now() - started) };
+        this.emit("ready", this.readyDetail, () => {
+          this.isReady = true;
+        });
+        return engine;
+      },
+      (error) => {
+        this.emit("failed", { type: "failed", message: String(error?.message ?? error) });
+        throw error;
+      },
+    );
+    this.booted.catch(() => {});
+  }
+
+  emit(type, detail, before = () => {}) {
+    // Listeners run after the caller's turn, as a worker's messages would arrive (the first
+    // progress event is sent while the page is still creating the core).
+    queueMicrotask(() => {
+      before();
+      this.dispatchEvent(new CustomEvent(type, { detail }));
+    });
+  }
+
+  /**
+   * One request; resolves with {ok, result} or {ok: false, errors | internal}, like the
+   * worker's reply. `document` is a string, a Uint8Array or null.
+   */
+  request(type, payload, document = null) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      // One request at a time, in order, as in the worker.
+      this.queue = this.queue
+        .then(() => this.booted)
+        .then((engine) => {
+          if (!this.pending.has(id)) return null;
+          return answerRequest(engine, { type, payload, document }, this.progress, nextPaint);
+        })
+        .catch((error) => ({ ok: false, internal: String(error?.message ?? error) }))
+        .then((reply) => {
+          const waiting = this.pending.get(id);
+          if (!waiting || reply === null) return;
+          this.pending.delete(id);
+          waiting.resolve({ id, ...reply });
+        });
+    });
+  }
+
+  get busy() {
+    return this.pending.size > 0;
+  }
+
+  /** Reject every pending request with Cancelled (see the note at the top). */
+  cancel() {
+    for (const { reject } of this.pending.values()) reject(new Cancelled());
+    this.pending.clear();
+    this.emit("restarting", {});
+    // Nothing to restart: the engine is intact, so it is ready again at once.
+    if (this.isReady) this.emit("ready", this.readyDetail);
+  }
+}
