@@ -87,6 +87,22 @@ def measure_boot(browser, base_url, runs):
             "transfer": sizes}
 
 
+def measure_offline_visit(browser, base_url):
+    """First visit with the service worker on: bytes downloaded until the site works offline."""
+    context = browser.new_context(base_url=base_url)
+    responses = []
+    context.on("response", lambda r: responses.append(r))
+    page = context.new_page()
+    page.goto("./")
+    page.wait_for_selector('#core-status[data-state="ready"]', timeout=120_000)
+    page.wait_for_selector('#offline-status[data-state="ready"]', timeout=120_000)
+    network = [r for r in responses if not r.from_service_worker and r.status == 200]
+    sizes = transfer_sizes(network)
+    sizes["revalidated_304"] = sum(1 for r in responses if r.status == 304)
+    context.close()
+    return sizes
+
+
 def transfer_sizes(responses):
     raw = gz = 0
     files = []
@@ -172,6 +188,7 @@ def main() -> int:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
             boot = measure_boot(browser, base_url, args.runs)
+            offline_visit = measure_offline_visit(browser, base_url)
             first_count = measure_first_count(browser, base_url, text, args.runs)
             throughput = in_bench_worker(browser, base_url, "throughput", text, args.runs)
             from corpus import MB, markdown_corpus
@@ -189,6 +206,7 @@ def main() -> int:
         "throughput": throughput,
         "cpython": cpython,
         "split": splitting,
+        "offline_visit": offline_visit,
     }
     direct = throughput["directMs"]
     print(f"text: {mb:.2f} MB, {throughput['tokens']:,} tokens (cl100k_base); same count on every path: "
@@ -206,6 +224,9 @@ def main() -> int:
           f"{splitting['chunks']:,} chunks")
     t = boot["transfer"]
     print(f"first visit transfer       {t['raw_bytes']:,} bytes raw, {t['gzip_bytes']:,} gzip, {t['files']} files")
+    o = offline_visit
+    print(f"  ... until offline-ready  {o['raw_bytes']:,} bytes raw, {o['gzip_bytes']:,} gzip, {o['files']} files "
+          f"({o['raw_bytes'] / t['raw_bytes']:.3f} x; {o['revalidated_304']} precache requests answered 304)")
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import threading
 from pathlib import Path
 
@@ -42,3 +43,42 @@ def test_both_tools_work_offline_after_one_visit(browser, dist, watch):
     finally:
         context.close()
     watch.check()
+
+
+def test_a_new_build_is_offered_and_taken(browser, dist, tmp_path, watch):
+    site = tmp_path / "site"
+    shutil.copytree(dist, site)
+    server = build.make_server(site, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    context = browser.new_context(base_url=f"http://127.0.0.1:{server.server_address[1]}/")
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda e: watch.page_errors.append(str(e)))
+        CalculatorPage(page).open()
+        page.wait_for_selector('#offline-status[data-state="ready"]')
+        old = active_build(page)
+        # Deploy a new build: the service worker's build hash changes.
+        worker = site / "sw.js"
+        worker.write_text(worker.read_text(encoding="utf-8").replace(old, "0123456789abcdef"), encoding="utf-8")
+        page.reload()
+        page.wait_for_selector('#offline-status[data-state="update"]', timeout=60_000)
+        with page.expect_navigation():
+            page.click("#offline-status button")
+        CalculatorPage(page).wait_ready()
+        assert active_build(page) == "0123456789abcdef"
+        names = page.evaluate("() => caches.keys()")
+        assert names == ["ragchunk-0123456789abcdef"], "the old build's cache is removed"
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
+    watch.check()
+
+
+def active_build(page) -> str:
+    return page.evaluate(
+        """() => new Promise(resolve => {
+            navigator.serviceWorker.addEventListener('message', e => resolve(e.data.build), {once: true});
+            navigator.serviceWorker.controller.postMessage({type: 'build'});
+        })"""
+    )
