@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 from . import __version__
 from .errors import RagchunkError
-from .fields import FormErrors, read_calc_form, read_count, read_ratio
+from .fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_ratio
 from .plan import check_chunking, chunk_count, plan
 from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE, form_spec
 from .split import Split, split
@@ -140,15 +140,9 @@ class Session:
                         progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         if document is not None:
             self._load(document, str(payload.get("name") or ""))
-        errors: list[RagchunkError] = []
+        errors = ErrorCollector()
+        attempt = errors.attempt
         comma = payload.get("decimal_comma") is True
-
-        def attempt(read, *args):
-            try:
-                return read(*args)
-            except RagchunkError as err:
-                errors.append(err)
-                return None
 
         size = attempt(read_count, "chunk_size", str(payload.get("chunk_size", "")), 1, MAX_CHUNK_SIZE, "tokens", comma)
         overlap = attempt(read_count, "overlap", str(payload.get("overlap", "")), 0, MAX_CHUNK_SIZE - 1, "tokens", comma)

@@ -72,15 +72,8 @@ def read_calc_form(form: dict[str, str], *, decimal_comma: bool = False) -> Plan
     ...                 "chunk_size": "512", "overlap": "64", "price": ""}).chunks
     23
     """
-    errors: list[RagchunkError] = []
-
-    def attempt(read, *args):
-        try:
-            return read(*args)
-        except RagchunkError as err:
-            errors.append(err)
-            return None
-
+    errors = ErrorCollector()
+    attempt = errors.attempt
     unit = form.get("unit", "tokens")
     doc = None
     if unit == "chars":
@@ -111,6 +104,23 @@ def read_ratio(raw: str, decimal_comma: bool = False) -> float:
 
 def _read_price(raw: str, decimal_comma: bool = False) -> float:
     return check_price(parse_number("price_per_million", raw, decimal_comma), shown=shown(raw))
+
+
+class ErrorCollector(list):
+    """Reads several fields and keeps every :class:`RagchunkError` instead of stopping at the first.
+
+    >>> errors = ErrorCollector()
+    >>> errors.attempt(int, "7"), errors.attempt(parse_number, "overlap", "x"), len(errors)
+    (7, None, 1)
+    """
+
+    def attempt(self, read, *args):
+        """``read(*args)``, or ``None`` after keeping the error it raised."""
+        try:
+            return read(*args)
+        except RagchunkError as err:
+            self.append(err)
+            return None
 
 
 class FormErrors(RagchunkError):
