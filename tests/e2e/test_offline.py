@@ -8,7 +8,7 @@ from pathlib import Path
 
 import build
 from pages import CalculatorPage, SplitterPage
-from ragchunk import get_tokenizer, split
+from ragchunk import get_tokenizer, split, to_jsonl
 
 DOC = (Path(__file__).resolve().parents[2] / "tests" / "data" / "md" / "tiktoken-js-README.md").read_text(encoding="utf-8")
 
@@ -40,6 +40,10 @@ def test_both_tools_work_offline_after_one_visit(browser, dist, watch):
         expected = split(DOC, by="headings", size=512, overlap=64)
         assert splitter.stat("chunks") == f"{len(expected.chunks):,}"
         assert splitter.cards()[0]["text"] == expected.chunks[0].text
+        with page.expect_download() as info:
+            page.click("#download")
+        saved = info.value.path()
+        assert saved is not None and Path(saved).read_text(encoding="utf-8") == to_jsonl(expected)
     finally:
         context.close()
     watch.check()
