@@ -114,7 +114,6 @@ class Session:
         result: dict[str, Any] = {
             "encoding": encoding,
             "chars": len(text),
-            "utf16_units": len(text.encode("utf-16-le", "surrogatepass")) // 2,
             "tokens": len(ids),
             "chars_per_token": len(text) / len(ids) if len(ids) else None,
             "notes": list(self._notes),

@@ -15,11 +15,15 @@ def wait_language(page: Page, lang: str) -> None:
 
 
 @dataclass
-class CalculatorPage:
-    page: Page
+class ToolPage:
+    """What both tools share: opening, readiness, the document panel."""
 
-    def open(self, wait_ready: bool = True, query: str = "") -> CalculatorPage:
-        self.page.goto(f"./{query}")
+    page: Page
+    path = "./"
+    default_mime = "text/plain"
+
+    def open(self, wait_ready: bool = True, query: str = ""):
+        self.page.goto(f"{self.path}{query}")
         if wait_ready:
             self.wait_ready()
         return self
@@ -27,6 +31,24 @@ class CalculatorPage:
     def wait_ready(self) -> None:
         self.page.wait_for_selector('#core-status[data-state="ready"]', timeout=BOOT_TIMEOUT_MS)
 
+    def finished(self) -> int:
+        """How many document requests the page has finished (successfully or not)."""
+        return int(self.page.get_attribute("#drop", "data-analyses") or 0)
+
+    def after_request(self, action) -> None:
+        """Do ``action`` and wait until the page has finished the request it started."""
+        before = self.finished()
+        action()
+        self.page.wait_for_function(
+            "n => Number(document.querySelector('#drop').dataset.analyses ?? 0) > n", arg=before
+        )
+
+    def choose_file(self, name: str, data: bytes, mime: str | None = None) -> None:
+        file = {"name": name, "mimeType": mime or self.default_mime, "buffer": data}
+        self.after_request(lambda: self.page.set_input_files("#file", files=[file]))
+
+
+class CalculatorPage(ToolPage):
     def wait_core_numbers(self) -> None:
         """Wait until the numbers shown were computed by the Python core."""
         self.page.wait_for_selector('#results[data-source="core"]')
@@ -46,25 +68,8 @@ class CalculatorPage:
     def error(self, slot: str) -> str:
         return self.page.inner_text(f"#{slot}-error") if self.page.is_visible(f"#{slot}-error") else ""
 
-    def analyses(self) -> int:
-        """How many text analyses the page has finished (successfully or not)."""
-        return int(self.page.get_attribute("#drop", "data-analyses") or 0)
-
-    def after_analysis(self, action) -> None:
-        """Do ``action`` and wait until the page has finished analysing the text it gave."""
-        before = self.analyses()
-        action()
-        self.page.wait_for_function(
-            "n => Number(document.querySelector('#drop').dataset.analyses ?? 0) > n", arg=before
-        )
-
     def paste(self, text: str) -> None:
-        self.after_analysis(lambda: self.page.fill("#text", text))
-
-    def choose_file(self, name: str, data: bytes, mime: str = "text/plain") -> None:
-        self.after_analysis(
-            lambda: self.page.set_input_files("#file", files=[{"name": name, "mimeType": mime, "buffer": data}])
-        )
+        self.after_request(lambda: self.page.fill("#text", text))
 
     def text_status(self) -> str:
         return self.page.inner_text("#text-status")
@@ -85,37 +90,15 @@ class CalculatorPage:
         )
 
 
-@dataclass
-class SplitterPage:
-    page: Page
-
-    def open(self, wait_ready: bool = True, query: str = "") -> SplitterPage:
-        self.page.goto(f"./splitter.html{query}")
-        if wait_ready:
-            self.page.wait_for_selector('#core-status[data-state="ready"]', timeout=BOOT_TIMEOUT_MS)
-        return self
-
-    def runs(self) -> int:
-        return int(self.page.get_attribute("#drop", "data-analyses") or 0)
-
-    def after_split(self, action) -> None:
-        """Do ``action`` and wait until the page has finished the split it started."""
-        before = self.runs()
-        action()
-        self.page.wait_for_function(
-            "n => Number(document.querySelector('#drop').dataset.analyses ?? 0) > n", arg=before
-        )
-
-    def choose_file(self, name: str, data: bytes, mime: str = "text/markdown") -> None:
-        self.after_split(
-            lambda: self.page.set_input_files("#file", files=[{"name": name, "mimeType": mime, "buffer": data}])
-        )
+class SplitterPage(ToolPage):
+    path = "./splitter.html"
+    default_mime = "text/markdown"
 
     def set(self, field: str, value: str) -> None:
-        self.after_split(lambda: self.page.fill(f"#{field}", value))
+        self.after_request(lambda: self.page.fill(f"#{field}", value))
 
     def select(self, field: str, value: str) -> None:
-        self.after_split(lambda: self.page.select_option(f"#{field}", value))
+        self.after_request(lambda: self.page.select_option(f"#{field}", value))
 
     def stat(self, name: str) -> str:
         return self.page.inner_text(f"#s-{name}")

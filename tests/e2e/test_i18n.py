@@ -322,7 +322,7 @@ def test_splitter_in_russian_and_hindi(page):
     assert page.get_attribute("html", "lang") == "ru"
     assert page.inner_text('label[for="sizer"]') == "Чем считать токены"
     assert page.inner_text('#by option[value="sentences"]') == "Предложениям"
-    splitter.after_split(lambda: page.fill("#text", MARKDOWN * 40))
+    splitter.after_request(lambda: page.fill("#text", MARKDOWN * 40))
     expected = split(MARKDOWN * 40, by="headings", size=512, overlap=64, tokenizer="cl100k_base")
     assert splitter.stat("chunks") == str(len(expected.chunks))
     assert splitter.stat("total") == ru(expected.stats.total_tokens, russian_group(page))

@@ -97,8 +97,8 @@ def test_show_more_appends_the_next_windows(page):
 def test_changing_chunk_settings_recuts_the_preview(page):
     calc = CalculatorPage(page).open()
     calc.paste(MULTILINGUAL)
-    calc.after_analysis(lambda: calc.set("overlap", "0"))
-    calc.after_analysis(lambda: calc.set("chunk_size", "25"))
+    calc.after_request(lambda: calc.set("overlap", "0"))
+    calc.after_request(lambda: calc.set("chunk_size", "25"))
     # An invalid pair does not re-cut: the last valid preview stays.
     calc.set("overlap", "30")
     assert "must be smaller than chunk size" in calc.error("overlap")
@@ -115,7 +115,7 @@ def test_switching_encoding_loads_its_table_lazily(page, watch, encoding):
     calc.paste(MULTILINGUAL)
     tables = lambda: [r.url.rsplit("/", 1)[-1] for r in watch.requests if "/encoders/" in r.url]
     assert tables() == ["cl100k_base.json"]
-    calc.after_analysis(lambda: page.select_option("#encoding", encoding))
+    calc.after_request(lambda: page.select_option("#encoding", encoding))
     assert tables() == ["cl100k_base.json", f"{encoding}.json"]
     expected = get_tokenizer(encoding).count(MULTILINGUAL)
     assert expected != get_tokenizer("cl100k_base").count(MULTILINGUAL)
@@ -144,7 +144,7 @@ def test_whitespace_only_text_is_refused(page):
 def test_dropped_markdown_file_is_counted(page):
     calc = CalculatorPage(page).open()
     data = MULTILINGUAL.encode("utf-8")
-    calc.after_analysis(
+    calc.after_request(
         lambda: page.evaluate(
             """bytes => {
                 const file = new File([new Uint8Array(bytes)], 'guide.md', {type: 'text/markdown'});
@@ -202,7 +202,7 @@ def test_a_large_paste_is_counted_without_filling_the_box(page):
     calc = CalculatorPage(page).open()
     text = MULTILINGUAL * 50
     assert len(text) > 200_000
-    calc.after_analysis(lambda: paste_large(page, text))
+    calc.after_request(lambda: paste_large(page, text))
     assert calc.token_count() == get_tokenizer().count(text)
     assert page.input_value("#text") == ""
     assert "kept out of the box" in calc.text_status()

@@ -103,7 +103,7 @@ def test_analyze_text():
     assert result["encoding"] == "cl100k_base"
     assert result["tokens"] == tokens
     assert result["chars"] == len(TEXT)
-    assert result["utf16_units"] == len(TEXT.encode("utf-16-le")) // 2 > len(TEXT)
+    assert "utf16_units" not in result  # offsets are code points; the page never needed UTF-16 counts
     assert result["chars_per_token"] == len(TEXT) / tokens
     assert result["notes"] == []
     assert result["window_errors"] == []
