@@ -45,8 +45,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
-from dataclasses import dataclass
 from itertools import accumulate
+from typing import NamedTuple
 
 from .errors import RagchunkError
 
@@ -64,8 +64,7 @@ BLOCK_KINDS: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
+class Block(NamedTuple):
     """One structural block of a document, located by code-point offsets.
 
     ``start`` is the offset of the block's first non-whitespace character and ``end`` the
@@ -77,6 +76,9 @@ class Block:
     Block(kind='heading', start=0, end=15, level=2, title='Install')
     >>> text[block.start:block.end]
     'Install\\n-------'
+
+    A named tuple: a document has thousands of blocks, and a tuple is made several times
+    faster than a frozen dataclass instance.
     """
 
     kind: str

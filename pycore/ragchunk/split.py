@@ -43,10 +43,10 @@ be 4 tokens) cannot keep these promises and raises an error naming ``chunk_size`
 
 Speed
 -----
-An exact tokenizer encodes the document once. Token ids become cumulative byte ends (C
-speed), unit boundaries become byte offsets, and a span's size is estimated by bisecting
-those ends. Packing uses the estimates; each final chunk (and its overlap) is counted
-exactly once. For the registry's encodings that count is mostly read from the document's
+An exact tokenizer encodes the document once. Token ids become cumulative code-point
+ends (C speed, from a per-token table of how many characters start in it), and a span's
+size is estimated by bisecting those ends. Packing uses the estimates; each final chunk
+(and its overlap) is counted exactly once. For the registry's encodings that count is mostly read from the document's
 own tokens: a line break before a visible ASCII character (except ``/``), and a single
 space between a visible character and an ASCII letter, are boundaries of every
 pre-tokenizer piece in cl100k, o200k, p50k and r50k, so the tokens between the first and
@@ -212,81 +212,25 @@ _SYNC = re.compile(r"\n[!-.0-~]|[!-~] [A-Za-z]")
 _SYNC_REVERSED = re.compile(r"[!-.0-~]\n|[A-Za-z] [!-~]")
 _SYNC_ENCODINGS = frozenset({"cl100k_base", "o200k_base", "p50k_base", "r50k_base"})
 _LINE_STARTS = frozenset(chr(c) for c in range(0x21, 0x7F) if chr(c) != "/")
-# Stretches that start with a non-ASCII character; ASCII letters and digits end them so
-# that Latin text with the odd accent or quote mark stays mostly outside.
-_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f][^A-Za-z0-9]{0,255}")
 _MEMO_LIMIT = 256
 
 
-class _ByteIndex:
-    """Code-point offsets <-> UTF-8 byte offsets of one text, in bounded time per call.
-
-    Runs of text that hold non-ASCII characters (at most 256 code points each) are listed
-    with the extra bytes they add; outside them a code point is one byte. Mostly-ASCII
-    documents have few runs, and converting an offset is one bisection.
-    """
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.ascii = text.isascii()
-        if self.ascii:
-            return
-        starts, stops, extra = [], [], [0]
-        block = 1 << 14
-        # isascii() on slices skips ASCII stretches at memory speed; the regex reads the rest.
-        for base in range(0, len(text), block):
-            if text[base : base + block].isascii():
-                continue
-            for run in _NON_ASCII_RUN.finditer(text, max(base, stops[-1] if stops else 0), base + block):
-                a, b = run.span()
-                starts.append(a)
-                stops.append(b)
-                extra.append(extra[-1] + len(run.group().encode()) - (b - a))
-        self.starts, self.stops, self.extra = starts, stops, extra
-        self.byte_starts = [a + x for a, x in zip(starts, extra)]
-
-    def byte(self, pos: int) -> int:
-        if self.ascii:
-            return pos
-        run = bisect_right(self.starts, pos) - 1
-        if run < 0:
-            return pos
-        if pos >= self.stops[run]:
-            return pos + self.extra[run + 1]
-        a = self.starts[run]
-        return pos + self.extra[run] + len(self.text[a:pos].encode()) - (pos - a)
-
-    def char(self, offset: int) -> int:
-        """The code-point offset of a byte offset, snapped down to a character start."""
-        if self.ascii:
-            return offset
-        run = bisect_right(self.byte_starts, offset) - 1
-        if run < 0:
-            return offset
-        rest = offset - self.byte_starts[run]
-        a, b = self.starts[run], self.stops[run]
-        if rest >= len(self.text[a:b].encode()):
-            return offset - self.extra[run + 1]
-        # A cut inside a character drops it ("ignore"): that is the snap down.
-        return a + len(self.text[a:b].encode()[:rest].decode("utf-8", "ignore"))
-
-    def char_up(self, offset: int) -> int:
-        pos = self.char(offset)
-        return pos if self.byte(pos) >= offset else pos + 1
-
-
 class _TokenSizer:
-    """An exact tokenizer with ``encode`` and ``byte_lengths``: one encode of the whole text."""
+    """An exact tokenizer with ``encode`` and ``code_point_counts``: one encode of the whole text.
+
+    ``ends[i]`` is the code-point offset where token ``i`` ends: the number of characters
+    whose first byte lies in tokens ``0..i``. A character split between tokens belongs to
+    the token with its first byte, so offsets never need converting from bytes.
+    """
 
     def __init__(self, text: str, tokenizer: Any, sync: bool) -> None:
         self.text = text
         self.count = tokenizer.count
         ids = tokenizer.encode(text)
-        lengths = list(tokenizer.byte_lengths())
-        # One itemgetter call reads every length at C speed (it returns a bare item for one id).
-        per_token = itemgetter(*ids)(lengths) if len(ids) > 1 else [lengths[i] for i in ids]
+        counts = list(tokenizer.code_point_counts())
+        # One itemgetter call reads every count at C speed (it returns a bare item for one id).
+        per_token = itemgetter(*ids)(counts) if len(ids) > 1 else [counts[i] for i in ids]
         self.ends = list(accumulate(per_token))
-        self.bytes = _ByteIndex(text)
         self.sync = sync
         # Consecutive chunks share edges (a chunk's last sentence is the next one's overlap):
         # remember recent counts of small spans instead of encoding them twice.
@@ -305,23 +249,23 @@ class _TokenSizer:
     def est(self, s: int, e: int) -> int:
         if e <= s:
             return 0
-        ends, byte = self.ends, self.bytes.byte
-        first = bisect_right(ends, byte(s))
-        return bisect_left(ends, byte(e), first) - first + 1
+        ends = self.ends
+        first = bisect_right(ends, s)
+        return bisect_left(ends, e, first) - first + 1
 
     def reach(self, s: int, n: int, limit: int) -> int:
         ends = self.ends
-        last = bisect_right(ends, self.bytes.byte(s)) + n - 1
+        last = bisect_right(ends, s) + n - 1
         if last >= len(ends) - 1:
             return limit
-        return max(s, min(limit, self.bytes.char(ends[last])))
+        return max(s, min(limit, ends[last]))
 
     def lowest(self, e: int, n: int, floor: int) -> int:
         ends = self.ends
-        before = bisect_left(ends, self.bytes.byte(e)) - n
+        before = bisect_left(ends, e) - n
         if before < 0:
             return floor
-        return max(floor, self.bytes.char_up(ends[before]))
+        return max(floor, ends[before])
 
     def exact(self, s: int, e: int) -> int:
         text = self.text
@@ -335,10 +279,11 @@ class _TokenSizer:
                 return self._count(s, e)
             first = found.start() + 1
         last = _last_sync(text, first, e)
-        ends, byte = self.ends, self.bytes.byte
-        b_first, b_last = byte(first), byte(last)
-        i_first, i_last = bisect_right(ends, b_first), bisect_right(ends, b_last)
-        if ends[i_first - 1] != b_first or ends[i_last - 1] != b_last:
+        ends = self.ends
+        i_first, i_last = bisect_right(ends, first), bisect_right(ends, last)
+        # The character before a sync point is ASCII (one byte): a token that ends after it
+        # ends exactly there, in bytes too.
+        if ends[i_first - 1] != first or ends[i_last - 1] != last:
             return self.count(text[s:e])  # not a token boundary after all: count the plain way
         # text[s:first + 1] ends with one ASCII character that is a piece (one token) of its own.
         head = self._count(s, first + 1) - 1 if first > s else 0
@@ -440,7 +385,7 @@ def _sizer_factory(tokenizer: object) -> tuple[Callable[[str], Any], str]:
         )
     name = str(getattr(tokenizer, "name", type(tokenizer).__name__))
     if getattr(tokenizer, "exact", False) and callable(getattr(tokenizer, "encode", None)) and callable(
-        getattr(tokenizer, "byte_lengths", None)
+        getattr(tokenizer, "code_point_counts", None)
     ):
         return (lambda text: _TokenSizer(text, tokenizer, _syncs(tokenizer))), name
     return (lambda text: _CountSizer(text, count)), name

@@ -1,7 +1,7 @@
 """Tokenizer registry: encoding name -> tokenizer, built on first use and cached.
 
 Every tokenizer answers the same sizing interface (``encode``, ``count``, ``decode`` and
-``byte_lengths``), whether it is tiktoken on CPython, tiktoken's WASM build handed in by
+``byte_lengths``, ``code_point_counts``), whether it is tiktoken on CPython, tiktoken's WASM build handed in by
 the browser worker, or the characters-per-token estimate.
 
 The BPE tables come from the npm ``tiktoken`` package (``encoders/<name>.json``), the same
@@ -13,6 +13,7 @@ token on a line has rank ``first + i``.
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 import math
 import os
@@ -40,6 +41,8 @@ class Tokenizer(Protocol):
     def decode(self, tokens: Iterable[int]) -> str: ...
 
     def byte_lengths(self) -> Sequence[int]: ...
+
+    def code_point_counts(self) -> Sequence[int]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,16 +96,58 @@ def byte_length_table(bpe_ranks: str) -> array:
     return lengths
 
 
+_CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
+
+
+def code_point_table(bpe_ranks: str) -> array:
+    """How many code points start in every token id: its bytes that are not UTF-8
+    continuation bytes.
+
+    Summed over a document's tokens, these give code-point offsets of token ends directly
+    (a character split between tokens counts in the token that holds its first byte).
+
+    >>> list(code_point_table("! 0 IQ== w6k= qQ=="))  # "!", "é", a lone continuation byte
+    [1, 1, 0]
+    """
+    counts = array("H")
+    decode = binascii.a2b_base64
+    strip = _CONTINUATION_BYTES
+    for line in bpe_ranks.splitlines():
+        parts = line.split()
+        if len(parts) < 2:
+            continue
+        first = int(parts[1])
+        values = array("H", [len(b) if b.isascii() else len(b.translate(None, strip)) for b in map(decode, parts[2:])])
+        end = first + len(values)
+        if len(counts) < end:
+            counts.extend(bytes(end - len(counts)))
+        counts[first:end] = values
+    return counts
+
+
+def _lazy(build: Callable[[], Sequence[int]]) -> Callable[[], Sequence[int]]:
+    """``build``, called once on first use and remembered."""
+    table: list[Sequence[int]] = []
+
+    def get() -> Sequence[int]:
+        if not table:
+            table.append(build())
+        return table[0]
+
+    return get
+
+
 class TiktokenTokenizer:
     """CPython adapter around a ``tiktoken.Encoding``; user text is always ordinary text."""
 
     exact = True
 
-    def __init__(self, name: str, encoding: Any, lengths: Callable[[], Sequence[int]]) -> None:
+    def __init__(self, name: str, encoding: Any, lengths: Callable[[], Sequence[int]],
+                 code_points: Callable[[], Sequence[int]]) -> None:
         self.name = name
         self._encoding = encoding
-        self._lengths_source = lengths
-        self._lengths: Sequence[int] | None = None
+        self._lengths = _lazy(lengths)
+        self._code_points = _lazy(code_points)
 
     def encode(self, text: str) -> list[int]:
         return self._encoding.encode_ordinary(text)
@@ -114,9 +159,10 @@ class TiktokenTokenizer:
         return self._encoding.decode(list(tokens), errors="replace")
 
     def byte_lengths(self) -> Sequence[int]:
-        if self._lengths is None:
-            self._lengths = self._lengths_source()
-        return self._lengths
+        return self._lengths()
+
+    def code_point_counts(self) -> Sequence[int]:
+        return self._code_points()
 
 
 class WasmTokenizer:
@@ -133,9 +179,9 @@ class WasmTokenizer:
     def __init__(self, name: str, encoder: Any, bpe_ranks: str, encode_source: Any = None) -> None:
         self.name = name
         self._encoder = encoder
-        self._bpe_ranks = bpe_ranks
         self._encode_source = encode_source
-        self._lengths: array | None = None
+        self._lengths = _lazy(lambda: byte_length_table(bpe_ranks))
+        self._code_points = _lazy(lambda: code_point_table(bpe_ranks))
 
     def _ids(self, text: str) -> Any:
         source = getattr(text, "source", None)
@@ -156,9 +202,10 @@ class WasmTokenizer:
         return data.to_bytes().decode("utf-8", errors="replace")
 
     def byte_lengths(self) -> Sequence[int]:
-        if self._lengths is None:
-            self._lengths = byte_length_table(self._bpe_ranks)
-        return self._lengths
+        return self._lengths()
+
+    def code_point_counts(self) -> Sequence[int]:
+        return self._code_points()
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +259,12 @@ def tiktoken_from_rank_file(rank_file: RankFile) -> TiktokenTokenizer:
     encoding = tiktoken.Encoding(
         rank_file.name, pat_str=rank_file.pat_str, mergeable_ranks=ranks, special_tokens=rank_file.special_tokens
     )
-    return TiktokenTokenizer(rank_file.name, encoding, lambda: byte_length_table(rank_file.bpe_ranks))
+    return TiktokenTokenizer(
+        rank_file.name,
+        encoding,
+        lambda: byte_length_table(rank_file.bpe_ranks),
+        lambda: code_point_table(rank_file.bpe_ranks),
+    )
 
 
 def tiktoken_fallback(name: str) -> TiktokenTokenizer:
@@ -221,13 +273,18 @@ def tiktoken_fallback(name: str) -> TiktokenTokenizer:
 
     encoding = tiktoken.get_encoding(name)
 
-    def lengths() -> array:
-        table = array("H", [0] * encoding.n_vocab)
+    def table(measure: Callable[[bytes], int]) -> array:
+        values = array("H", bytes(2 * encoding.n_vocab))
         for token_bytes in encoding.token_byte_values():
-            table[encoding.encode_single_token(token_bytes)] = len(token_bytes)
-        return table
+            values[encoding.encode_single_token(token_bytes)] = measure(token_bytes)
+        return values
 
-    return TiktokenTokenizer(name, encoding, lengths)
+    return TiktokenTokenizer(
+        name,
+        encoding,
+        lambda: table(len),
+        lambda: table(lambda b: len(b.translate(None, _CONTINUATION_BYTES))),
+    )
 
 
 def check_encoding(name: str) -> str:

@@ -154,12 +154,29 @@ def test_byte_lengths_of_every_token(name):
 
 
 @pytest.mark.parametrize("name", ENCODING_NAMES)
+def test_code_point_counts_of_every_token(name):
+    counts = get_tokenizer(name).code_point_counts()
+    for token_bytes, rank in reference_ranks(name).items():
+        expected = sum(1 for byte in token_bytes if not 0x80 <= byte < 0xC0)
+        assert counts[rank] == expected, (rank, token_bytes)
+
+
+@pytest.mark.parametrize("name", ENCODING_NAMES)
+def test_code_point_counts_sum_to_characters(name):
+    tokenizer = get_tokenizer(name)
+    counts = tokenizer.code_point_counts()
+    for text in SAMPLES:
+        assert sum(counts[token] for token in tokenizer.encode(text)) == len(text)
+
+
+@pytest.mark.parametrize("name", ENCODING_NAMES)
 def test_registry_caches(name):
     first = get_tokenizer(name)
     assert get_tokenizer(name) is first
     assert first.name == name
     assert first.exact is True
     assert first.byte_lengths() is first.byte_lengths()
+    assert first.code_point_counts() is first.code_point_counts()
 
 
 def test_default_encoding_is_cl100k():
