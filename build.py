@@ -55,6 +55,48 @@ RELATIVE_IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(
 # Fixed zip timestamps make the wheel byte-for-byte reproducible.
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 
+# The Content-Security-Policy of the site: nothing is allowed unless named here, and what
+# is named is the page's own origin. Scripts only from files of the site (no inline code,
+# no eval); 'wasm-unsafe-eval' lets WebAssembly compile (Pyodide, tiktoken) without
+# allowing JavaScript eval, which Pyodide 314 does not need for a pure-Python wheel (its
+# eval paths serve native extension modules and emscripten_run_script, unused here).
+# connect-src 'self' is the privacy promise in the browser's own words: fetch, XHR,
+# WebSocket, EventSource and sendBeacon can reach nothing but the site. There is no
+# frame-ancestors: the tools are meant to be embedded in documentation sites of any
+# origin (embed.js), and the frame never sends its parent anything but its height.
+SITE_POLICY = {
+    "default-src": "'none'",
+    "script-src": "'self' 'wasm-unsafe-eval'",
+    "worker-src": "'self'",
+    "connect-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self'",
+    "manifest-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'none'",
+}
+# The single offline file cannot follow the site's policy: it is one HTML file, so its
+# code is inline. Its policy names each inline script and the style by sha256 (computed
+# when the file is written), data: for our modules (the import map holds them as data:
+# URLs) and blob: for Pyodide's (imported from blob: URLs); connect-src blob: is Pyodide
+# reading its standard library from a blob: URL; img-src data: is the inlined icon.
+# 'strict-dynamic' in place of data:/blob: was tried and does not work: Chromium refuses
+# the imports of a parser-inserted inline module under it. Any http(s) request is refused.
+OFFLINE_POLICY = {
+    "default-src": "'none'",
+    "script-src": "{hashes} data: blob: 'wasm-unsafe-eval'",
+    "connect-src": "blob:",
+    "style-src": "{style}",
+    "img-src": "data:",
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'none'",
+}
+# The site's pages also say it in a <meta>, for static hosts that send no headers; the
+# header from the dev server (make_server) puts every browser test under it too.
+CSP_META_AFTER = '<meta charset="utf-8">'
+
 
 def log(message: str) -> None:
     print(f"build.py: {message}", flush=True)
@@ -153,6 +195,25 @@ def page_values() -> dict[str, str]:
     return values
 
 
+def policy_text(policy: dict[str, str]) -> str:
+    """A Content-Security-Policy as a header value: ``default-src 'none'; script-src ...``."""
+    return "; ".join(f"{directive} {sources}" for directive, sources in policy.items())
+
+
+def sha256_source(text: str) -> str:
+    """A CSP hash source for an inline script or style: ``'sha256-<base64>'``."""
+    return f"'sha256-{base64.b64encode(hashlib.sha256(text.encode('utf-8')).digest()).decode()}'"
+
+
+def with_policy_meta(page: str, policy: dict[str, str], name: str) -> str:
+    """``page`` with its policy in a <meta> right after the charset, before anything it governs."""
+    if page.count(CSP_META_AFTER) != 1:
+        raise SystemExit(f"build.py: {name} needs exactly one {CSP_META_AFTER} (the Content-Security-Policy goes after it)")
+    # A policy holds no double quote; single quotes stay readable in the attribute.
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{html.escape(policy_text(policy), quote=False)}">'
+    return page.replace(CSP_META_AFTER, f"{CSP_META_AFTER}\n{meta}", 1)
+
+
 def render(template: str, values: dict[str, str]) -> str:
     for key, value in values.items():
         template = template.replace("{{" + key + "}}", value)
@@ -191,7 +252,8 @@ def build() -> Path:
         if path.is_dir() or path.name == SERVICE_WORKER:
             continue
         if path.suffix == ".html":
-            target.write_text(render(path.read_text(encoding="utf-8"), page_values()), encoding="utf-8")
+            page = render(path.read_text(encoding="utf-8"), page_values())
+            target.write_text(with_policy_meta(page, SITE_POLICY, path.name), encoding="utf-8")
         else:
             copy(path, target)
     (DIST / "spec.js").write_text(
@@ -310,21 +372,31 @@ def write_offline_file(dist: Path, spec: dict) -> Path:
         f'<template id="tool:{tool}" data-title="{html.escape(title)}">{body}</template>'
         for tool, (_, title, body) in pages.items()
     )
+    style = f"\n{style}"
+    import_map = json.dumps({"imports": imports})
+    entry = f'import "{OFFLINE_ENTRY}";'
     document = (
         "<!doctype html>\n"
         '<html lang="en">\n<head>'
         f"{head.rstrip()}\n"
-        f"<style>\n{style}</style>\n"
-        f'<script type="importmap">{json.dumps({"imports": imports})}</script>\n'
+        f"<style>{style}</style>\n"
+        f'<script type="importmap">{import_map}</script>\n'
         "</head>\n<body>\n"
         f"{templates}\n"
         f'<script type="application/json" id="ragchunk-catalogs">{catalogs_json}</script>\n'
         + "\n".join(blocks)
-        + f'\n<script type="module">import "{OFFLINE_ENTRY}";</script>\n'
+        + f'\n<script type="module">{entry}</script>\n'
         "</body>\n</html>\n"
     )
+    # The data blocks (type application/json, application/octet-stream) are never run, so
+    # they need no hash; the import map and the entry do.
+    policy = {
+        **OFFLINE_POLICY,
+        "script-src": OFFLINE_POLICY["script-src"].format(hashes=f"{sha256_source(import_map)} {sha256_source(entry)}"),
+        "style-src": sha256_source(style),
+    }
     target = dist / OFFLINE_FILE
-    target.write_text(document, encoding="utf-8")
+    target.write_text(with_policy_meta(document, policy, OFFLINE_FILE), encoding="utf-8")
     return target
 
 
@@ -351,6 +423,11 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")
         self.send_header("X-Content-Type-Options", "nosniff")
+        # On every response, not only pages: a worker (and the service worker) is governed
+        # by the policy delivered with its own script.
+        if self.server.policy:
+            self.send_header("Content-Security-Policy", policy_text(self.server.policy))
+            self.send_header("Referrer-Policy", "no-referrer")
         super().end_headers()
 
     def log_message(self, format: str, *args) -> None:
@@ -360,6 +437,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
+    policy: dict[str, str] | None = None
 
     def handle_error(self, request, client_address) -> None:
         # A browser that closes a connection mid-response is normal, not an error.
@@ -367,10 +445,16 @@ class Server(http.server.ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-def make_server(directory: Path, host: str = "127.0.0.1", port: int = 0) -> Server:
-    """A threaded static server for ``directory``; port 0 lets the OS choose."""
+def make_server(directory: Path, host: str = "127.0.0.1", port: int = 0, policy: dict[str, str] | None = SITE_POLICY) -> Server:
+    """A threaded static server for ``directory``; port 0 lets the OS choose.
+
+    Every response carries ``policy`` as its Content-Security-Policy (the site's by
+    default; ``None`` serves without one, as a third-party page that embeds the tools).
+    """
     handler = functools.partial(Handler, directory=str(directory))
-    return Server((host, port), handler)
+    server = Server((host, port), handler)
+    server.policy = policy
+    return server
 
 
 def serve(host: str, port: int) -> None:

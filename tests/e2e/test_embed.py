@@ -24,7 +24,7 @@ SECRET = "Confidential roadmap: Zanzibar launch. "
 
 def test_both_tools_embedded_on_another_origin(browser, base_url, tmp_path, watch):
     (tmp_path / "index.html").write_text(HOST.replace("{site}", base_url), encoding="utf-8")
-    host = build.make_server(tmp_path, "127.0.0.1", 0)
+    host = build.make_server(tmp_path, "127.0.0.1", 0, policy=None)
     threading.Thread(target=host.serve_forever, daemon=True).start()
     host_url = f"http://127.0.0.1:{host.server_address[1]}/"
     allowed = {origin_of(base_url), origin_of(host_url)}
