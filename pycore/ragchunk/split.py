@@ -66,7 +66,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import RagchunkError
 from .graphemes import floor_boundary
@@ -82,8 +82,7 @@ __all__ = ["BY_CHOICES", "Chunk", "Split", "split"]
 BY_CHOICES: tuple[str, ...] = ("headings", "paragraphs", "sentences")
 
 
-@dataclass(frozen=True, slots=True)
-class Chunk:
+class Chunk(NamedTuple):
     """One chunk of a split, located by code-point offsets into the source text.
 
     ``text == source[start:end]``. ``source[start:content_start]`` is the overlap carried
@@ -96,6 +95,8 @@ class Chunk:
     >>> first, second = split(source, by="sentences", size=10, overlap=4).chunks
     >>> second.text, source[second.start:second.content_start], second.overlap_tokens, second.heading
     ('Then run it.\\n\\nDone.', 'Then run it.', 4, 'Setup')
+
+    A named tuple: a split can make hundreds of thousands of chunks.
     """
 
     id: int
@@ -292,7 +293,7 @@ class _TokenSizer:
 
 def _last_sync(text: str, first: int, e: int) -> int:
     """The cut point of the last ``_SYNC`` match in ``text[first - 1:e]``, else ``first``."""
-    width = 256
+    width = 32  # a chunk usually ends a few words after its last sync point
     while True:
         a = max(first - 1, e - width)
         # The first match in the reversed window is the last one in the text.
@@ -417,7 +418,8 @@ _WORD_START = re.compile(r"(?<!\S)\S")
 _SPACE = re.compile(r"\s")
 # Characters that can end a sentence (line breaks included): a window without any has none.
 _TERMINATOR = re.compile(r"[.!?…。！？｡।॥\n]")
-_BEFORE_MARK, _AFTER_MARK, _TRUST = 48, 176, 24
+# How much text before a tail the sentence splitter reads: enough for the word before a mark.
+_BEFORE_MARK = 48
 # Where a too-long word is best cut: after a sentence end that needs no space (CJK, Hindi).
 _GLUED_END = re.compile(r"[。！？｡।॥!?][」』）】〕〉》\"'”’»)\]]*")
 
@@ -576,33 +578,25 @@ class _Splitter:
     def _sentence_start(self, lo: int, pe: int) -> int | None:
         """The first sentence start after whitespace in ``[lo, pe)``, or None.
 
-        Units of the previous chunk start sentences. Between them, the sentence splitter
-        reads a small window around each candidate end mark (from a little before it, so
-        the word before the mark is seen) until one starts a sentence: the cost stays near
-        the length of a sentence, not of the tail.
+        Units of the previous chunk start sentences. Before the first of them, the sentence
+        splitter reads from a little before ``lo`` (so the word before a mark is seen) and
+        stops at the first start it finds: the cost stays near the distance to that start,
+        at most the length of the tail.
         """
         text = self.text
-        floor = self.prev[0]
         best = next((u for u in self.prev[2] if lo <= u < pe), None)
         stop = pe if best is None else best
-        pos = lo
-        while True:
-            mark = _TERMINATOR.search(text, max(pos, lo - 1), stop)
-            if mark is None:
-                return best
-            a = max(floor, mark.start() - _BEFORE_MARK)
-            end = min(stop, mark.start() + _AFTER_MARK)
-            # The window's first span may begin mid-sentence: it is not a sentence start.
-            # A start close to a window cut short is not trusted (the next window rereads it).
-            starts = iter_sentence_starts(text[a:end])
-            next(starts, None)
-            for s in starts:
-                start = a + s
-                if start >= lo and text[start - 1].isspace() and (end == stop or start < end - _TRUST):
-                    return start
-            if end == stop:
-                return best
-            pos = end - 2 * _TRUST
+        if _TERMINATOR.search(text, max(lo - 1, 0), stop) is None:
+            return best
+        a = max(self.prev[0], lo - _BEFORE_MARK)
+        starts = iter_sentence_starts(text[a:stop])
+        # The first span may begin mid-sentence: it is not a sentence start.
+        next(starts, None)
+        for s in starts:
+            start = a + s
+            if start >= lo and text[start - 1].isspace():
+                return start
+        return best
 
     # -- emitting -------------------------------------------------------------------------
 
@@ -612,10 +606,9 @@ class _Splitter:
         first = _NONSPACE.search(text, content_start, end)
         block = bisect_right(self.block_starts, first.start() if first else content_start) - 1
         path = self.paths[block] if block >= 0 else ()
-        self.chunks.append(
-            Chunk(len(self.chunks), text[start:end], start, end, content_start, path[-1] if path else "", path,
-                  tokens, overlap_tokens)
-        )
+        chunk = (len(self.chunks), text[start:end], start, end, content_start, path[-1] if path else "", path,
+                 tokens, overlap_tokens)
+        self.chunks.append(tuple.__new__(Chunk, chunk))
         self.prev = (start, end, unit_starts)
         if end >= self.next_report:
             self._report(end)
