@@ -17,7 +17,7 @@ from .export import to_jsonl
 from .fields import FormErrors, parse_number, read_calc_form, read_count, shown
 from .plan import Plan, check_ratio
 from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, ENCODINGS, MAX_CHUNK_SIZE
-from .split import BY_CHOICES, split
+from .split import BY_CHOICES, split, unknown_by
 from .stats import format_stats
 from .textio import check_text, decode_document
 from .tokenizers import CharEstimate, get_tokenizer
@@ -172,7 +172,7 @@ def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
 
 def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
     if args.by not in BY_CHOICES:
-        raise RagchunkError("by", f"by ({shown(args.by)}) is not known: choose one of {', '.join(BY_CHOICES)}")
+        raise unknown_by(shown(args.by))
     size = read_count("chunk_size", args.size, 1, MAX_CHUNK_SIZE)
     overlap = read_count("overlap", args.overlap, 0, MAX_CHUNK_SIZE - 1)
     if args.chars_per_token is not None:

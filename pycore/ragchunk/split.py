@@ -77,9 +77,17 @@ from .settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP
 from .stats import Stats, compute_stats
 from .tokenizers import CharEstimate, TiktokenTokenizer, Tokenizer, WasmTokenizer, check_encoding, get_tokenizer
 
-__all__ = ["BY_CHOICES", "Chunk", "Split", "split"]
+__all__ = ["BY_CHOICES", "Chunk", "Split", "split", "unknown_by"]
 
 BY_CHOICES: tuple[str, ...] = ("headings", "paragraphs", "sentences")
+
+
+def unknown_by(value: str) -> RagchunkError:
+    """The error for a boundary name that is not one of :data:`BY_CHOICES`."""
+    choices = ", ".join(BY_CHOICES)
+    return RagchunkError(
+        "by", f"by ({value}) is not known: choose one of {choices}", "unknown_by", {"value": value, "choices": choices}
+    )
 
 
 class Chunk(NamedTuple):
@@ -168,7 +176,7 @@ def split(
     the text needs.
     """
     if by not in BY_CHOICES:
-        raise RagchunkError("by", f"by ({by}) is not known: choose one of {', '.join(BY_CHOICES)}")
+        raise unknown_by(by)
     size, overlap = check_chunking(size, overlap)
     sizer_factory, name = _sizer_factory(tokenizer)
     if progress is not None and not callable(progress):
@@ -185,6 +193,8 @@ def split(
         raise RagchunkError(
             "text",
             f"text has an unpaired surrogate at offset {err.start}: replace it (ragchunk.textio.check_text does)",
+            "text_surrogate",
+            {"offset": err.start},
         ) from None
     chunks: list[Chunk] = []
     # Not text.strip(): that copies the whole text when it ends with a line break.
@@ -584,7 +594,9 @@ class _Splitter:
         at most the length of the tail.
         """
         text = self.text
-        best = next((u for u in self.prev[2] if lo <= u < pe), None)
+        unit_starts = self.prev[2]  # ascending
+        index = bisect_left(unit_starts, lo)
+        best = unit_starts[index] if index < len(unit_starts) and unit_starts[index] < pe else None
         stop = pe if best is None else best
         if _TERMINATOR.search(text, max(lo - 1, 0), stop) is None:
             return best
@@ -719,6 +731,8 @@ class _Splitter:
             "chunk_size",
             f"chunk size ({self.size:,}) is too small for this text: the character U+{ord(char):04X} alone is"
             f" {need:,} tokens; enter at least {need:,}",
+            "chunk_size_below_character",
+            {"chunk_size": self.size, "char": f"U+{ord(char):04X}", "need": need},
         )
 
     # -- the unit tree --------------------------------------------------------------------

@@ -295,7 +295,12 @@ def check_encoding(name: str) -> str:
     """
     if name not in ENCODINGS:
         known = ", ".join(ENCODINGS)
-        raise UnknownEncodingError("encoding", f"encoding ({name}) is not known: choose one of {known}")
+        raise UnknownEncodingError(
+            "encoding",
+            f"encoding ({name}) is not known: choose one of {known}",
+            "unknown_encoding",
+            {"value": str(name), "choices": known},
+        )
     return name
 
 
@@ -336,7 +341,12 @@ def _build_default(name: str) -> Tokenizer:
     import sys
 
     if sys.platform == "emscripten":
-        raise RagchunkError("encoding", f"encoding ({name}) is not loaded yet: wait for it to load, then retry")
+        raise RagchunkError(
+            "encoding",
+            f"encoding ({name}) is not loaded yet: wait for it to load, then retry",
+            "encoding_not_loaded",
+            {"name": name},
+        )
     rank_file = load_rank_file(name)
     return tiktoken_from_rank_file(rank_file) if rank_file else tiktoken_fallback(name)
 
