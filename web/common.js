@@ -318,11 +318,15 @@ export function bindCopyButton() {
 
 /**
  * Embed mode (`?embed=calculator` or `?embed=splitter`): only the tool, no site chrome;
- * the frame tells its parent its height — a number, never anything the person typed.
+ * the frame tells its parent its height — a number, never anything the person typed. It
+ * listens to no message: its settings come from its own URL only.
  */
+const EMBED_TOOLS = ["calculator", "splitter"];
+
 export function applyEmbedMode() {
   const tool = new URLSearchParams(location.search).get("embed");
-  if (!tool || window.parent === window) return;
+  // Only a tool's name goes back to the parent, never another string taken from the URL.
+  if (!EMBED_TOOLS.includes(tool) || window.parent === window) return;
   document.documentElement.classList.add("embed");
   let last = 0;
   const report = () => {

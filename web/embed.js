@@ -13,6 +13,8 @@
   const site = new URL(".", script ? script.src : location.href);
   const PAGES = { calculator: "./", splitter: "splitter.html" };
   const PRESETS = ["doc", "unit", "cpt", "size", "overlap", "price", "enc", "by", "sizer"];
+  // A frame is never taller than this, whatever it reports (a runaway layout, a bug).
+  const MAX_HEIGHT = 20000;
   const frames = new Map();
 
   function embed(host) {
@@ -29,13 +31,15 @@
     frames.set(frame.contentWindow, frame);
   }
 
+  // Only our own frames, from our own origin, are heard, and only a height in pixels:
+  // any other window of the page (another frame, an ad, the page itself) changes nothing.
   addEventListener("message", (event) => {
     const frame = frames.get(event.source);
     if (!frame || event.origin !== site.origin) return;
     const { type, height } = event.data ?? {};
     if (type === "ragchunk:height" && Number.isFinite(height) && height > 0) {
       frame.style.minHeight = "0";
-      frame.style.height = `${Math.min(height, 20000)}px`;
+      frame.style.height = `${Math.ceil(Math.min(height, MAX_HEIGHT))}px`;
     }
   });
 
