@@ -22,7 +22,7 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from .errors import RagchunkError, UnknownEncodingError
 from .settings import DEFAULT_ENCODING, ENCODINGS
@@ -82,34 +82,30 @@ def mergeable_ranks(bpe_ranks: str) -> dict[bytes, int]:
     return {decode(token): rank for token, rank in iter_ranks(bpe_ranks)}
 
 
-def byte_length_table(bpe_ranks: str) -> array:
-    """Byte length of every token id, read from base64 lengths without decoding.
+class TokenTables(NamedTuple):
+    """Per-token-id facts the splitter and the windows need, indexed by token id.
 
-    >>> list(byte_length_table("! 0 IQ== SGk= aGVsbG8="))
-    [1, 2, 5]
+    ``byte_lengths[id]`` is the token's length in bytes; ``code_points[id]`` how many
+    code points start in it (its bytes that are not UTF-8 continuation bytes). Summed over
+    a document's tokens, ``code_points`` gives the code-point offset of every token end
+    directly: a character split between tokens counts in the token with its first byte.
     """
-    lengths = array("H")
-    for token, rank in iter_ranks(bpe_ranks):
-        if rank >= len(lengths):
-            lengths.extend([0] * (rank + 1 - len(lengths)))
-        lengths[rank] = len(token) * 3 // 4 - token.count("=", len(token) - 2)
-    return lengths
+
+    byte_lengths: array
+    code_points: array
 
 
 _CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
 
 
-def code_point_table(bpe_ranks: str) -> array:
-    """How many code points start in every token id: its bytes that are not UTF-8
-    continuation bytes.
+def token_tables(bpe_ranks: str) -> TokenTables:
+    """Both tables of a ``bpe_ranks`` string, in one pass over its base64 tokens.
 
-    Summed over a document's tokens, these give code-point offsets of token ends directly
-    (a character split between tokens counts in the token that holds its first byte).
-
-    >>> list(code_point_table("! 0 IQ== w6k= qQ=="))  # "!", "é", a lone continuation byte
-    [1, 1, 0]
+    >>> tables = token_tables("! 0 IQ== w6k= qQ== aGVsbG8=")  # "!", "é", a lone continuation byte, "hello"
+    >>> list(tables.byte_lengths), list(tables.code_points)
+    ([1, 2, 1, 5], [1, 1, 0, 5])
     """
-    counts = array("H")
+    lengths, counts = array("H"), array("H")
     decode = binascii.a2b_base64
     strip = _CONTINUATION_BYTES
     for line in bpe_ranks.splitlines():
@@ -117,22 +113,24 @@ def code_point_table(bpe_ranks: str) -> array:
         if len(parts) < 2:
             continue
         first = int(parts[1])
-        values = array("H", [len(b) if b.isascii() else len(b.translate(None, strip)) for b in map(decode, parts[2:])])
-        end = first + len(values)
-        if len(counts) < end:
+        tokens = list(map(decode, parts[2:]))
+        end = first + len(tokens)
+        if len(lengths) < end:
+            lengths.extend(bytes(end - len(lengths)))
             counts.extend(bytes(end - len(counts)))
-        counts[first:end] = values
-    return counts
+        lengths[first:end] = array("H", map(len, tokens))
+        counts[first:end] = array("H", [len(b) if b.isascii() else len(b.translate(None, strip)) for b in tokens])
+    return TokenTables(lengths, counts)
 
 
-def _lazy(build: Callable[[], Sequence[int]]) -> Callable[[], Sequence[int]]:
+def _lazy(build: Callable[[], TokenTables]) -> Callable[[], TokenTables]:
     """``build``, called once on first use and remembered."""
-    table: list[Sequence[int]] = []
+    made: list[TokenTables] = []
 
-    def get() -> Sequence[int]:
-        if not table:
-            table.append(build())
-        return table[0]
+    def get() -> TokenTables:
+        if not made:
+            made.append(build())
+        return made[0]
 
     return get
 
@@ -142,12 +140,10 @@ class TiktokenTokenizer:
 
     exact = True
 
-    def __init__(self, name: str, encoding: Any, lengths: Callable[[], Sequence[int]],
-                 code_points: Callable[[], Sequence[int]]) -> None:
+    def __init__(self, name: str, encoding: Any, tables: Callable[[], TokenTables]) -> None:
         self.name = name
         self._encoding = encoding
-        self._lengths = _lazy(lengths)
-        self._code_points = _lazy(code_points)
+        self._tables = _lazy(tables)
 
     def encode(self, text: str) -> list[int]:
         return self._encoding.encode_ordinary(text)
@@ -159,10 +155,10 @@ class TiktokenTokenizer:
         return self._encoding.decode(list(tokens), errors="replace")
 
     def byte_lengths(self) -> Sequence[int]:
-        return self._lengths()
+        return self._tables().byte_lengths
 
     def code_point_counts(self) -> Sequence[int]:
-        return self._code_points()
+        return self._tables().code_points
 
 
 class WasmTokenizer:
@@ -180,8 +176,7 @@ class WasmTokenizer:
         self.name = name
         self._encoder = encoder
         self._encode_source = encode_source
-        self._lengths = _lazy(lambda: byte_length_table(bpe_ranks))
-        self._code_points = _lazy(lambda: code_point_table(bpe_ranks))
+        self._tables = _lazy(lambda: token_tables(bpe_ranks))
 
     def _ids(self, text: str) -> Any:
         source = getattr(text, "source", None)
@@ -202,10 +197,10 @@ class WasmTokenizer:
         return data.to_bytes().decode("utf-8", errors="replace")
 
     def byte_lengths(self) -> Sequence[int]:
-        return self._lengths()
+        return self._tables().byte_lengths
 
     def code_point_counts(self) -> Sequence[int]:
-        return self._code_points()
+        return self._tables().code_points
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,12 +254,7 @@ def tiktoken_from_rank_file(rank_file: RankFile) -> TiktokenTokenizer:
     encoding = tiktoken.Encoding(
         rank_file.name, pat_str=rank_file.pat_str, mergeable_ranks=ranks, special_tokens=rank_file.special_tokens
     )
-    return TiktokenTokenizer(
-        rank_file.name,
-        encoding,
-        lambda: byte_length_table(rank_file.bpe_ranks),
-        lambda: code_point_table(rank_file.bpe_ranks),
-    )
+    return TiktokenTokenizer(rank_file.name, encoding, lambda: token_tables(rank_file.bpe_ranks))
 
 
 def tiktoken_fallback(name: str) -> TiktokenTokenizer:
@@ -273,18 +263,15 @@ def tiktoken_fallback(name: str) -> TiktokenTokenizer:
 
     encoding = tiktoken.get_encoding(name)
 
-    def table(measure: Callable[[bytes], int]) -> array:
-        values = array("H", bytes(2 * encoding.n_vocab))
+    def tables() -> TokenTables:
+        lengths, counts = array("H", bytes(2 * encoding.n_vocab)), array("H", bytes(2 * encoding.n_vocab))
         for token_bytes in encoding.token_byte_values():
-            values[encoding.encode_single_token(token_bytes)] = measure(token_bytes)
-        return values
+            rank = encoding.encode_single_token(token_bytes)
+            lengths[rank] = len(token_bytes)
+            counts[rank] = len(token_bytes.translate(None, _CONTINUATION_BYTES))
+        return TokenTables(lengths, counts)
 
-    return TiktokenTokenizer(
-        name,
-        encoding,
-        lambda: table(len),
-        lambda: table(lambda b: len(b.translate(None, _CONTINUATION_BYTES))),
-    )
+    return TiktokenTokenizer(name, encoding, tables)
 
 
 def check_encoding(name: str) -> str:

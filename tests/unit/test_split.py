@@ -524,7 +524,7 @@ class _CountingTokenizer(TiktokenTokenizer):
 
     def __init__(self) -> None:
         inner = get_tokenizer("cl100k_base")
-        super().__init__(inner.name, inner._encoding, inner.byte_lengths, inner.code_point_counts)
+        super().__init__(inner.name, inner._encoding, inner._tables)
         self.chars = 0
 
     def encode(self, text):
