@@ -4,7 +4,8 @@
 // numbers and the same errors (field, English message, code and params: the page says an
 // error in its language from code + params). Integer steps use BigInt so nothing rounds.
 
-const NUMBER = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+// One way to match any digit run (a "[0-9]+\.?[0-9]*" split could backtrack quadratically).
+const NUMBER = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 const SEPARATORS = /[,_ \u00a0\u202f]/g;
 // Where the comma is the decimal mark (Russian: "12,5"), only spaces and "_" group digits.
 const GROUPS_ONLY = /[_ \u00a0\u202f]/g;

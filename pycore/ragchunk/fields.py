@@ -13,7 +13,8 @@ from .errors import RagchunkError
 from .plan import Plan, check_price, check_ratio, check_whole, overlap_not_smaller, plan, tokens_from_chars
 from .settings import LABELS, MAX_CHUNK_SIZE, MAX_DOC_CHARS, MAX_DOC_TOKENS
 
-NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# One way to match any digit run ("[0-9]+\.?[0-9]*" could split it anywhere: quadratic on a long one).
+NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 # Thousands separators people paste from formatted numbers: "10,000", "10 000", "10_000".
 SEPARATORS = str.maketrans("", "", ",_ \u00a0\u202f")
 # Where the comma is the decimal mark (Russian: "12,5"), only spaces and "_" group digits.

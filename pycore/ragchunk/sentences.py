@@ -74,7 +74,9 @@ _STRONG_MARK = re.compile(f"[{_STRONG}]")
 _GLUED_LETTER = re.compile(f"[{_GLUED}]")
 _NONSPACE = re.compile(r"\S")
 _SPACE = re.compile(r"\s")
-_LIST_ITEM = re.compile(r"[^\S\n]*+(?:[-*+•‣◦▪–]|\d{1,3}[.)])[^\S\n]")
+# The lookbehind lets a match start only where a run of spaces starts, so a search (not
+# only a match at a line start) cannot rescan the same long run from every position in it.
+_LIST_ITEM = re.compile(r"(?<![^\S\n])[^\S\n]*+(?:[-*+•‣◦▪–]|\d{1,3}[.)])[^\S\n]")
 
 # How far back to look for the word before a period; longer words are never abbreviations.
 _LOOKBACK = 32

@@ -15,7 +15,12 @@ SIGNATURES: tuple[tuple[bytes, int, str, str], ...] = (
     (b"\xff\xd8\xff", 0, "jpeg", "a JPEG image"),
     (b"GIF87a", 0, "gif", "a GIF image"),
     (b"GIF89a", 0, "gif", "a GIF image"),
-    (b"RIFF", 0, "riff", "a RIFF media file (WebP, WAV or AVI)"),
+    (b"WEBP", 8, "webp", "a WebP image"),
+    (b"RIFF", 0, "riff", "a RIFF media file (WAV or AVI)"),
+    (b"II*\x00", 0, "tiff", "a TIFF image"),
+    (b"MM\x00*", 0, "tiff", "a TIFF image"),
+    (b"\x00\x00\x01\x00", 0, "ico", "an icon file"),
+    (b"8BPS", 0, "psd", "a Photoshop image"),
     (b"BM", 0, "bmp", "a BMP image"),
     (b"PK\x03\x04", 0, "zip", "a ZIP archive (or a .docx, .xlsx, .pptx, .epub, .jar)"),
     (b"PK\x05\x06", 0, "zip_empty", "an empty ZIP archive"),
@@ -27,6 +32,11 @@ SIGNATURES: tuple[tuple[bytes, int, str, str], ...] = (
     (b"(\xb5/\xfd", 0, "zstd", "a Zstandard archive"),
     (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", 0, "ms_office", "an old Microsoft Office document (.doc, .xls, .ppt)"),
     (b"\x7fELF", 0, "elf", "a Linux executable"),
+    (b"\xcf\xfa\xed\xfe", 0, "macho", "a macOS executable"),
+    (b"\xce\xfa\xed\xfe", 0, "macho", "a macOS executable"),
+    (b"\xfe\xed\xfa\xcf", 0, "macho", "a macOS executable"),
+    (b"\xfe\xed\xfa\xce", 0, "macho", "a macOS executable"),
+    (b"\xca\xfe\xba\xbe", 0, "java_class", "a Java class file or a macOS universal executable"),
     (b"MZ", 0, "exe", "a Windows executable"),
     (b"\x00asm", 0, "wasm", "a WebAssembly module"),
     (b"SQLite format 3\x00", 0, "sqlite", "an SQLite database"),
@@ -37,9 +47,25 @@ SIGNATURES: tuple[tuple[bytes, int, str, str], ...] = (
     (b"\x1aE\xdf\xa3", 0, "matroska", "a Matroska/WebM video"),
     (b"wOFF", 0, "woff", "a WOFF font"),
     (b"wOF2", 0, "woff2", "a WOFF2 font"),
+    (b"\x00\x01\x00\x00", 0, "ttf", "a TrueType font"),
+    (b"OTTO", 0, "otf", "an OpenType font"),
+    (b"ttcf", 0, "ttc", "a TrueType font collection"),
+    (b"ustar", 257, "tar", "a tar archive"),
 )
+# ZIP files that are documents: (bytes near the start, kind, what). Office files list
+# their parts (word/, xl/, ppt/) in the first entries; EPUB and OpenDocument begin with
+# a stored "mimetype" entry.
+ZIP_KINDS: tuple[tuple[bytes, str, str], ...] = (
+    (b"mimetypeapplication/epub+zip", "epub", "an EPUB book"),
+    (b"mimetypeapplication/vnd.oasis.opendocument", "odf", "an OpenDocument file (.odt, .ods, .odp)"),
+    (b"word/", "docx", "a Word document (.docx)"),
+    (b"xl/", "xlsx", "an Excel workbook (.xlsx)"),
+    (b"ppt/", "pptx", "a PowerPoint presentation (.pptx)"),
+)
+ZIP_SNIFF_BYTES = 65536
 # Signatures that also begin ordinary text ("BMW ...", "ID3 tags ..."): binary bytes must follow.
-WEAK_SIGNATURES = frozenset({b"BM", b"MZ", b"ID3", b"RIFF", b"ftyp", b"OggS", b"fLaC", b"BZh", b"wOFF", b"wOF2"})
+WEAK_SIGNATURES = frozenset({b"BM", b"MZ", b"ID3", b"RIFF", b"ftyp", b"OggS", b"fLaC", b"BZh", b"wOFF", b"wOF2",
+                             b"WEBP", b"8BPS", b"OTTO", b"ttcf", b"ustar"})
 SNIFF_BYTES = 8192
 
 
@@ -74,11 +100,54 @@ def sniff_kind(data: bytes) -> tuple[str, str] | None:
         return None
     for magic, offset, kind, what in SIGNATURES:
         if data[offset : offset + len(magic)] == magic and (magic not in WEAK_SIGNATURES or _binary_tail(data)):
+            if kind == "zip":
+                return _zip_kind(data) or (kind, what)
             return kind, what
+    if _utf16_without_bom(data) is not None:
+        return None
     if _binary_tail(data):
         if b"\x00" in data[:SNIFF_BYTES]:
             return "binary_nul", "a binary file (it contains NUL bytes)"
         return "binary", "a binary file"
+    return None
+
+
+def _zip_kind(data: bytes) -> tuple[str, str] | None:
+    """The document kind of a ZIP file (.docx, .xlsx, .epub ...), else None (a plain archive)."""
+    head = data[:ZIP_SNIFF_BYTES]
+    if head[30:38] == b"mimetype":
+        for marker, kind, what in ZIP_KINDS:
+            if head.startswith(marker, 30):
+                return kind, what
+    if b"[Content_Types].xml" in head:
+        for marker, kind, what in ZIP_KINDS[2:]:
+            if marker in head:
+                return kind, what
+    return None
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """The text of UTF-16 bytes without a BOM (mostly Latin text: every other byte NUL), else None.
+
+    Windows tools write such files; they are text, not binary. The decoded text must be
+    valid UTF-16 with no control characters but tab, line breaks and form feed.
+
+    >>> _utf16_without_bom("Hi\\n".encode("utf-16-le")), _utf16_without_bom(b"ab\\x00cd")
+    ('Hi\\n', None)
+    """
+    if len(data) < 2 or len(data) % 2 or data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None
+    head = data[:SNIFF_BYTES]
+    low, high = head[0::2], head[1::2]
+    for zeros, other, codec in ((high, low, "utf-16-le"), (low, high, "utf-16-be")):
+        if zeros.count(0) * 2 >= len(zeros) > 0 and other.count(0) == 0:
+            try:
+                text = data.decode(codec)
+            except UnicodeDecodeError:
+                return None
+            if any(ch < " " and ch not in "\t\n\r\x0c" for ch in text[: SNIFF_BYTES]):
+                return None
+            return text
     return None
 
 
@@ -119,6 +188,10 @@ def decode_document(data: bytes, name: str = "the file") -> Document:
             "not_text",
             {"name": name, "kind": kind, "what": what},
         )
+    bare_utf16 = _utf16_without_bom(data)
+    if bare_utf16 is not None:
+        note = f"{label} was decoded as UTF-16"
+        return Document(bare_utf16, [note], note_details=[{"code": "utf16", "params": {"name": name}, "message": note}])
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         note = f"{label} was decoded as UTF-16"
         return Document(data.decode("utf-16", errors="replace"), [note],

@@ -12,7 +12,7 @@ from conftest import origin_of
 from pages import CalculatorPage, SplitterPage, wait_language
 from ragchunk import plan, tokens_from_chars
 from ragchunk.split import split
-from ragchunk.textio import SIGNATURES, decode_document
+from ragchunk.textio import SIGNATURES, ZIP_KINDS, decode_document
 
 I18N = Path(__file__).resolve().parents[2] / "web" / "i18n"
 LANGS = ("en", "ru", "hi")
@@ -85,7 +85,7 @@ def test_hindi_is_in_devanagari_and_russian_in_cyrillic():
 
 
 def test_every_file_kind_has_a_name():
-    kinds = {kind for _, _, kind, _ in SIGNATURES} | {"binary", "binary_nul"}
+    kinds = {kind for _, _, kind, _ in SIGNATURES} | {kind for _, kind, _ in ZIP_KINDS} | {"binary", "binary_nul"}
     assert {k.removeprefix("filekind.") for k in catalog("en") if k.startswith("filekind.")} == kinds
 
 

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import gzip
+import io
+import sqlite3
+import struct
+import sys
+import tarfile
+import zipfile
+import zlib
+from pathlib import Path
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ragchunk import NotTextError, RagchunkError, decode_document, textio
-from ragchunk.textio import SIGNATURES, Document, check_text, sniff_binary
+from ragchunk.textio import SIGNATURES, Document, check_text, sniff_binary, sniff_kind
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # Everything a person can type except control characters, and no BOM character in front.
 PRINTABLE = st.text(st.characters(blacklist_categories=("Cs", "Cc")) | st.sampled_from("\t\n\r"), max_size=200)
@@ -61,7 +73,7 @@ def test_default_name_in_notes():
 
 
 def signature_sample(magic: bytes, offset: int) -> bytes:
-    return b"\x00\x00\x00\x18"[:offset] + magic + bytes(range(256))
+    return (b"\x00\x00\x00\x18" + bytes(offset))[:offset] + magic + bytes(range(256))
 
 
 @pytest.mark.parametrize(("magic", "offset", "kind", "what"), SIGNATURES, ids=[what for _, _, _, what in SIGNATURES])
@@ -119,7 +131,6 @@ def test_signatures_need_no_binary_tail(data, what):
     [
         (b"hello\x00world", "a binary file (it contains NUL bytes)"),
         (b"\x00", "a binary file (it contains NUL bytes)"),
-        ("Hello".encode("utf-16-le"), "a binary file (it contains NUL bytes)"),  # UTF-16 without a BOM
         ("Привет".encode("utf-16-le"), "a binary file"),  # no NUL, but mostly control bytes
         (bytes([1, 2, 3, 4, 5, 6, 7, 8]) * 10, "a binary file"),
     ],
@@ -235,3 +246,140 @@ def test_any_bytes_decode_or_are_refused_by_name(data):
             assert document.replaced == 0
         if not document.notes:
             assert document.text == data.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
+
+
+# --- real files of every common kind (made here with the standard library) ---------------
+
+
+def _zip(names: dict[str, bytes], stored_first: bool = False) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for index, (name, data) in enumerate(names.items()):
+            kind = zipfile.ZIP_STORED if stored_first and index == 0 else zipfile.ZIP_DEFLATED
+            archive.writestr(name, data, compress_type=kind)
+    return buffer.getvalue()
+
+
+def _png() -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(bytes(14))) + chunk(b"IEND", b"")
+
+
+def _sqlite(tmp: Path) -> bytes:
+    path = tmp / "db.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("create table notes (body text)")
+        db.execute("insert into notes values ('plain words inside a database')")
+    return path.read_bytes()
+
+
+def _tar() -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.USTAR_FORMAT) as archive:
+        data = b"# README\n\nplain text inside a tar archive\n"
+        info = tarfile.TarInfo("README.md")
+        info.size = len(data)
+        archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+OFFICE = b'<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'
+
+
+def binary_samples(tmp: Path) -> dict[str, tuple[bytes, str]]:
+    """``{file name: (bytes, kind)}``: real files of the kinds people drop by mistake."""
+    samples = {
+        "report.pdf": (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n", "pdf"),
+        "photo.png": (_png(), "png"),
+        "photo.jpg": (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + bytes(64), "jpeg"),
+        "anim.gif": (b"GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,"
+                     b"\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;", "gif"),
+        "image.webp": (b"RIFF\x24\x00\x00\x00WEBPVP8L\x18\x00\x00\x00/\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00",
+                       "webp"),
+        "notes.zip": (_zip({"notes.md": b"# Notes\n" * 50, "more.txt": b"text " * 80}), "zip"),
+        "letter.docx": (_zip({"[Content_Types].xml": OFFICE, "_rels/.rels": b"<Relationships/>",
+                              "word/document.xml": b"<w:document/>"}), "docx"),
+        "table.xlsx": (_zip({"[Content_Types].xml": OFFICE, "xl/workbook.xml": b"<workbook/>"}), "xlsx"),
+        "book.epub": (_zip({"mimetype": b"application/epub+zip", "OEBPS/a.xhtml": b"<html/>"}, stored_first=True),
+                      "epub"),
+        "notes.md.gz": (gzip.compress(b"# Title\n\nplain text, compressed\n" * 20), "gzip"),
+        "archive.7z": (b"7z\xbc\xaf\x27\x1c\x00\x04" + bytes(range(48)), "7z"),
+        "backup.tar": (_tar(), "tar"),
+        "python": (Path(sys.executable).resolve().read_bytes()[:16384], "elf"),
+        "setup.exe": (b"MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00\xb8" + bytes(40) + b"PE\x00\x00", "exe"),
+        "tool": (b"\xcf\xfa\xed\xfe\x07\x00\x00\x01\x03\x00\x00\x00\x02\x00\x00\x00" + bytes(32), "macho"),
+        "tiktoken_bg.wasm": (
+            (ROOT / "node_modules" / "tiktoken" / "lite" / "tiktoken_bg.wasm").read_bytes()[:16384], "wasm"),
+        "data.sqlite": (_sqlite(tmp), "sqlite"),
+        "font.woff2": (b"wOF2\x00\x01\x00\x00\x00\x00\x1a\x2c\x00\x0b" + bytes(40), "woff2"),
+    }
+    fonts = sorted(Path("/usr/share/fonts").rglob("*.ttf"))
+    if fonts:
+        samples["font.ttf"] = (fonts[0].read_bytes()[:16384], "ttf")
+    else:
+        samples["font.ttf"] = (b"\x00\x01\x00\x00\x00\x0f\x00\x80\x00\x03\x00\x70GDEF" + bytes(64), "ttf")
+    return samples
+
+
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory):
+    return binary_samples(tmp_path_factory.mktemp("samples"))
+
+
+SAMPLE_NAMES = ["report.pdf", "photo.png", "photo.jpg", "anim.gif", "image.webp", "notes.zip", "letter.docx",
+                "table.xlsx", "book.epub", "notes.md.gz", "archive.7z", "backup.tar", "python", "setup.exe", "tool",
+                "tiktoken_bg.wasm", "data.sqlite", "font.woff2", "font.ttf"]
+
+
+@pytest.mark.parametrize("name", SAMPLE_NAMES)
+def test_real_files_are_refused_and_named(samples, name):
+    data, kind = samples[name]
+    with pytest.raises(NotTextError) as caught:
+        decode_document(data, name)
+    what = dict((k, w) for _, _, k, w in SIGNATURES) | {k: w for _, k, w in textio.ZIP_KINDS}
+    assert caught.value.params == {"name": name, "kind": kind, "what": what[kind]}
+    assert str(caught.value) == f"{name} is {what[kind]}, not text: export it as .txt or .md and drop that instead"
+
+
+def test_every_real_sample_is_listed(samples):
+    assert sorted(samples) == sorted(SAMPLE_NAMES)
+
+
+def test_a_zip_without_office_parts_stays_a_zip_archive():
+    assert sniff_kind(_zip({"word.md": b"word/ appears only in a name"}))[0] in ("zip", "docx")
+    assert sniff_kind(_zip({"a.txt": b"x"}))[0] == "zip"
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_bom_is_text(codec):
+    text = "# Notes from Windows\r\n\r\nPlain ASCII and Ünïcödé, tabs\tand form feeds\x0c.\r\n" * 20
+    document = decode_document(text.encode(codec), "notes.txt")
+    assert document.text == text
+    assert document.notes == ["notes.txt was decoded as UTF-16"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "Hi\x01there".encode("utf-16-le"),  # a control character: not text
+        b"a\x00b\x00c",  # odd length
+        b"\x00\x00\x00\x00",  # NUL characters only
+    ],
+)
+def test_utf16_look_alikes_stay_binary(data):
+    with pytest.raises(NotTextError):
+        decode_document(data)
+
+
+@pytest.mark.parametrize("text", ["WEBP is Google's image format, RIFF-based.\n", "OTTO the cat\n", "8BPS\n",
+                                  "ttcf\n", "x" * 257 + "ustar is the tar format\n"])
+def test_text_that_starts_like_new_weak_signatures_stays_text(text):
+    assert decode_document(text.encode()).text == text
+
+
+def test_empty_file_is_empty_text():
+    # An empty file decodes to "" (nothing to refuse); the API then says the text is empty.
+    assert decode_document(b"", "empty.md").text == ""

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Peak memory and time of the page for big documents: 1, 10 and 50 MB, count and split.
+
+Each measurement starts a fresh headless Chromium (so the peak belongs to that one
+document), opens the calculator (count: the ``analyze`` request, exact cl100k_base
+tokens) or the splitter (split: headings, 512 / 64, cl100k_base), waits until the core is
+ready, then drops a file of the wanted size on the page, the way a person does. The file
+is made in the page from 1 MB of real Markdown (``bench/corpus.py``) as Blob parts, so
+the document's bytes live in the browser's blob store, not in the renderer being measured.
+
+Figures per run:
+
+- time: from the drop to the page's result (``#drop[data-analyses]`` counts it);
+- peak memory: ``VmHWM`` (peak resident set) of the renderer process that hosts the page
+  and its worker (Pyodide's WASM heap and the worker's JS heap live there), with the same
+  figure right after boot as the baseline; ``/proc`` of this machine, Linux only;
+- the worker's WebAssembly and JS memory after the request (CDP ``Runtime.getHeapUsage``
+  on the worker target: ``backingStorageSize`` holds the WASM heap, which never shrinks,
+  so it is also its peak);
+- the longest main-thread task while the page worked (``PerformanceObserver`` of
+  ``longtask``; 0 when none took over 50 ms).
+
+    python3 bench/bench_memory.py [--sizes 1,10,50] [--json bench/out/memory.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "pycore"), str(ROOT / "tests" / "e2e"), str(ROOT / "bench")]
+
+import build  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
+MB = 1_000_000
+TIMEOUT_MS = 900_000
+
+# Drops a file of `size` bytes (copies of `base`, the last one cut at a line break) on
+# #drop and resolves when the page has finished the request, with what it saw.
+DROP = """async ([base, size]) => {
+    const bytes = new TextEncoder().encode(base);
+    const parts = [];
+    let left = size;
+    while (left >= bytes.length) { parts.push(bytes); left -= bytes.length; }
+    if (left > 0) parts.push(bytes.subarray(0, bytes.lastIndexOf(10, left - 1) + 1));
+    const file = new File(parts, 'big.md', {type: 'text/markdown'});
+    window.longest = 0;
+    new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.longest = Math.max(window.longest, entry.duration);
+    }).observe({type: 'longtask'});
+    const drop = document.querySelector('#drop');
+    const before = Number(drop.dataset.analyses ?? 0);
+    const done = new Promise((resolve) => new MutationObserver((_, observer) => {
+        if (Number(drop.dataset.analyses ?? 0) > before) { observer.disconnect(); resolve(); }
+    }).observe(drop, {attributes: true}));
+    const start = performance.now();
+    const transfer = new DataTransfer();
+    transfer.items.add(file);
+    drop.dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, bubbles: true, cancelable: true}));
+    await done;
+    const ms = performance.now() - start;
+    // Let a long task that ended with the request reach the observer.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return {ms, bytes: file.size, longest: window.longest,
+            status: document.querySelector('#text-status').textContent,
+            error: document.querySelector('#text-error')?.textContent ?? ''};
+}"""
+
+
+def descendants(root: int) -> list[int]:
+    """Every process below ``root`` (Chromium's renderers are grandchildren of its driver)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def renderer_peaks() -> dict[int, int]:
+    """``{pid: VmHWM bytes}`` of the Chromium renderer processes this script started."""
+    peaks = {}
+    for pid in descendants(os.getpid()):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        if b"--type=renderer" not in cmdline:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                peaks[pid] = int(line.split()[1]) * 1024
+    return peaks
+
+
+def measure(playwright, base_url: str, tool: str, base: str, size: int) -> dict:
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    try:
+        context = browser.new_context(base_url=base_url, service_workers="block")
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto("./" if tool == "count" else "./splitter.html")
+        page.wait_for_selector('#core-status[data-state="ready"]', timeout=120_000)
+        booted = max(renderer_peaks().values())
+        wall = time.perf_counter()
+        seen = page.evaluate(DROP, [base, size])
+        wall = time.perf_counter() - wall
+        peak = max(renderer_peaks().values())
+        heap = worker_heap(browser)
+        crashed = False
+    except Exception as err:  # a renderer that ran out of memory: say so instead of a figure
+        seen, booted, peak, heap, wall, crashed = {"error": str(err).splitlines()[0]}, 0, 0, None, 0, True
+    finally:
+        browser.close()
+    return {"tool": tool, "mb": size / MB, "boot_peak": booted, "peak": peak, "wall_s": wall, "worker": heap,
+            "crashed": crashed, **seen}
+
+
+def worker_heap(browser) -> dict[str, int] | None:
+    """``Runtime.getHeapUsage`` of the (only) dedicated worker: JS heap and ArrayBuffer/WASM bytes."""
+    session = browser.new_browser_cdp_session()
+    try:
+        targets = session.send("Target.getTargets")["targetInfos"]
+        worker = next((t for t in targets if t["type"] == "worker"), None)
+        if worker is None:
+            return None
+        replies: list[dict] = []
+        session.on("Target.receivedMessageFromTarget", lambda event: replies.append(json.loads(event["message"])))
+        attached = session.send("Target.attachToTarget", {"targetId": worker["targetId"], "flatten": False})
+        session.send("Target.sendMessageToTarget", {
+            "sessionId": attached["sessionId"],
+            "message": json.dumps({"id": 1, "method": "Runtime.getHeapUsage"}),
+        })
+        deadline = time.monotonic() + 10
+        while not any(r.get("id") == 1 for r in replies) and time.monotonic() < deadline:
+            session.send("Target.getTargets")  # a round trip lets the event arrive
+        reply = next((r for r in replies if r.get("id") == 1), None)
+        return None if reply is None or "result" not in reply else {k: int(v) for k, v in reply["result"].items()}
+    finally:
+        session.detach()
+
+
+def mib(value: int) -> str:
+    return f"{value / 2**20:7.0f} MiB"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="1,10,50", help="document sizes in MB, comma-separated")
+    parser.add_argument("--tools", default="count,split")
+    parser.add_argument("--json", type=Path, default=ROOT / "bench" / "out" / "memory.json")
+    args = parser.parse_args()
+
+    from corpus import markdown_corpus
+    from playwright.sync_api import sync_playwright
+
+    base, _ = markdown_corpus(MB)
+    dist = build.build()
+    server = build.make_server(dist)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base_url = f"http://127.0.0.1:{server.server_address[1]}/"
+    results = []
+    with sync_playwright() as playwright:
+        for tool in args.tools.split(","):
+            for size in (int(float(s) * MB) for s in args.sizes.split(",")):
+                row = measure(playwright, base_url, tool, base, size)
+                results.append(row)
+                worker = row["worker"] or {}
+                wasm = worker.get("backingStorageSize")
+                print(
+                    f"{tool:5} {row['mb']:5.0f} MB  {row['ms'] / 1000 if 'ms' in row else 0:7.1f} s  "
+                    f"renderer peak {mib(row['peak'])} (after boot {mib(row['boot_peak'])})  "
+                    + (f"worker WASM+buffers {mib(wasm)}, JS heap {mib(worker.get('usedSize', 0))}  " if wasm else "")
+                    + f"longest main-thread task {row.get('longest', 0):.0f} ms"
+                    + (f"  CRASHED: {row['error']}" if row["crashed"] else "")
+                    + (f"  error: {row['error']}" if row.get("error") and not row["crashed"] else ""),
+                    flush=True,
+                )
+    server.shutdown()
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
