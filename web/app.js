@@ -120,8 +120,12 @@ function windowItem(w) {
   item.className = "window";
   item.dataset.index = String(w.index);
   item.dataset.tokens = String(w.tokens);
+  // A window scrolls its own text (style.css .window), so it takes the focus: arrow keys read it.
+  item.tabIndex = 0;
+  item.setAttribute("aria-labelledby", `window-meta-${w.index}`);
   const meta = document.createElement("p");
   meta.className = "meta";
+  meta.id = `window-meta-${w.index}`;
   const numbers = { n: w.index + 1, tokens: w.tokens, start: w.token_start, end: w.token_end, overlap: w.overlap_tokens };
   show(meta, w.index > 0 ? "preview.meta_overlap" : "preview.meta", numbers);
   const body = document.createElement("pre");

@@ -59,7 +59,9 @@ export function showErrors(errors, slots) {
     if (key) show(slot, key, errorParams(error));
     else showText(slot, error ? error.message : "");
     const input = document.querySelector(`[aria-describedby~="${slot.id}"]`);
-    if (input) input.toggleAttribute("aria-invalid", Boolean(error));
+    // aria-invalid="" means "not invalid" to assistive technology: say "true" or drop it.
+    if (input && error) input.setAttribute("aria-invalid", "true");
+    else if (input) input.removeAttribute("aria-invalid");
   }
 }
 

@@ -40,7 +40,7 @@ function clearResults() {
   exported = null;
   $("split-results").hidden = true;
   $("text-notes").replaceChildren();
-  renderVisible();
+  resetCards();
 }
 
 function renderStats(result) {
@@ -77,15 +77,19 @@ function renderStats(result) {
 }
 
 function chunkCard(chunk) {
+  // An article of the feed (#chunk-list role="feed"): it scrolls its own text, so it is in
+  // the tab order (arrow keys read it; a scroll box out of the keyboard's reach is a trap).
   const card = document.createElement("article");
   card.className = "chunk-card";
-  card.setAttribute("role", "listitem");
+  card.tabIndex = 0;
   card.setAttribute("aria-setsize", String(chunks.length));
   card.setAttribute("aria-posinset", String(chunk.id + 1));
+  card.setAttribute("aria-labelledby", `chunk-meta-${chunk.id}`);
   card.style.top = `${chunk.id * CARD_HEIGHT}px`;
   card.dataset.id = String(chunk.id);
   const meta = document.createElement("p");
   meta.className = "meta";
+  meta.id = `chunk-meta-${chunk.id}`;
   const where = chunk.heading_path.length ? ` · ${chunk.heading_path.join(" › ")}` : "";
   const numbers = { n: chunk.id + 1, tokens: chunk.tokens, overlap: chunk.overlap_tokens };
   show(meta, "{text}{where}", { text: msg(chunk.overlap_tokens ? "split.meta_overlap" : "split.meta", numbers), where });
@@ -105,16 +109,61 @@ function chunkCard(chunk) {
   return card;
 }
 
+// The cards in the DOM by chunk id. Cards that stay in view are kept, not rebuilt, so the
+// focus (and a card's own scroll position) survives scrolling the list.
+const rendered = new Map();
+
+function resetCards() {
+  rendered.clear();
+  $("chunk-list").replaceChildren($("chunk-spacer"));
+}
+
 function renderVisible() {
   const list = $("chunk-list");
-  const spacer = $("chunk-spacer");
-  spacer.style.height = `${chunks.length * CARD_HEIGHT}px`;
+  $("chunk-spacer").style.height = `${chunks.length * CARD_HEIGHT}px`;
   const first = Math.max(0, Math.floor(list.scrollTop / CARD_HEIGHT) - OVERSCAN);
   const last = Math.min(chunks.length, Math.ceil((list.scrollTop + list.clientHeight) / CARD_HEIGHT) + OVERSCAN);
-  const cards = [];
-  for (let i = first; i < last; i++) cards.push(chunkCard(chunks[i]));
-  list.replaceChildren(spacer, ...cards);
+  for (const [id, card] of rendered) {
+    // A focused card out of view stays: removing it would drop the focus to the page.
+    if ((id < first || id >= last) && !card.contains(document.activeElement)) {
+      card.remove();
+      rendered.delete(id);
+    }
+  }
+  // New cards go in chunk order (reading order and focus order follow the DOM).
+  let next = [...rendered].filter(([id]) => id >= last).sort((a, b) => a[0] - b[0])[0]?.[1] ?? null;
+  for (let i = last - 1; i >= first; i--) {
+    let card = rendered.get(i);
+    if (!card) {
+      card = chunkCard(chunks[i]);
+      rendered.set(i, card);
+      list.insertBefore(card, next);
+    }
+    next = card;
+  }
 }
+
+/** Focus the card of chunk `id` (rendering it first when it is out of view). */
+function focusCard(id) {
+  if (id < 0 || id >= chunks.length) return;
+  const list = $("chunk-list");
+  if (!rendered.has(id)) {
+    list.scrollTop = id * CARD_HEIGHT;
+    renderVisible();
+  }
+  rendered.get(id).focus();
+}
+
+// The feed pattern (WAI-ARIA APG): Page Down / Page Up move between cards; arrow keys,
+// Home and End scroll the focused card's own text.
+$("chunk-list").addEventListener("keydown", (event) => {
+  const card = event.target.closest?.(".chunk-card");
+  if (!card || event.altKey || event.ctrlKey || event.metaKey) return;
+  const step = { PageDown: 1, PageUp: -1 }[event.key];
+  if (!step) return;
+  event.preventDefault();
+  focusCard(Number(card.dataset.id) + step);
+});
 
 let frame = 0;
 $("chunk-list").addEventListener("scroll", () => {
@@ -159,7 +208,9 @@ async function runSplit(document, name = null) {
   splitSnippets(result);
   $("split-results").hidden = false;
   $("chunk-list").scrollTop = 0;
+  resetCards();
   renderVisible();
+  return true;
 }
 
 const fileName = () => (typeof documentName === "string" ? documentName : "");
