@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -178,7 +179,7 @@ def split(
     if by not in BY_CHOICES:
         raise unknown_by(by)
     size, overlap = check_chunking(size, overlap)
-    sizer_factory, name = _sizer_factory(tokenizer)
+    sizer_factory, name, releases_gil = _sizer_factory(tokenizer)
     if progress is not None and not callable(progress):
         raise RagchunkError(
             "progress",
@@ -199,7 +200,8 @@ def split(
     chunks: list[Chunk] = []
     # Not text.strip(): that copies the whole text when it ends with a line break.
     if text and not text.isspace():
-        chunks = _Splitter(text, by, size, overlap, sizer_factory(text), progress).run()
+        sizer, blocks = _prepare(text, sizer_factory, releases_gil)
+        chunks = _Splitter(text, by, size, overlap, sizer, blocks, progress).run()
     if progress is not None:
         progress(len(text), len(text))
     stats = compute_stats([c.tokens for c in chunks], [c.overlap_tokens for c in chunks], size)
@@ -379,14 +381,48 @@ class _CountSizer:
         return hi
 
 
-def _sizer_factory(tokenizer: object) -> tuple[Callable[[str], Any], str]:
-    """Validate the tokenizer argument; return a sizer factory (text -> sizer) and its name."""
+# Below this length a thread costs more than the scan it hides.
+_PARALLEL_MIN_CHARS = 1 << 16
+
+
+def _prepare(text: str, sizer_factory: Callable[[str], Any], releases_gil: bool) -> tuple[Any, list[Block]]:
+    """The sizer of ``text`` (its one encode) and its Markdown blocks.
+
+    tiktoken on CPython releases the GIL while it encodes, so for a long text the encode
+    runs on a second thread while this one scans the Markdown: on a machine with a free
+    core the scan costs no wall time. The results are the same either way.
+    """
+    if not releases_gil or len(text) < _PARALLEL_MIN_CHARS:
+        return sizer_factory(text), parse_blocks(text)
+    made: list[Any] = []
+    failed: list[BaseException] = []
+
+    def encode() -> None:
+        try:
+            made.append(sizer_factory(text))
+        except BaseException as err:  # re-raised on the calling thread below
+            failed.append(err)
+
+    worker = threading.Thread(target=encode, name="ragchunk-encode", daemon=True)
+    worker.start()
+    try:
+        blocks = parse_blocks(text)
+    finally:
+        worker.join()
+    if failed:
+        raise failed[0]
+    return made[0], blocks
+
+
+def _sizer_factory(tokenizer: object) -> tuple[Callable[[str], Any], str, bool]:
+    """Validate the tokenizer argument; return a sizer factory (text -> sizer), its name,
+    and whether its encode releases the GIL (so it may run beside the Markdown scan)."""
     if isinstance(tokenizer, str):
         real = get_tokenizer(check_encoding(tokenizer))
-        return (lambda text: _TokenSizer(text, real, _syncs(real))), real.name
+        return (lambda text: _TokenSizer(text, real, _syncs(real))), real.name, isinstance(real, TiktokenTokenizer)
     if isinstance(tokenizer, CharEstimate):
         ratio = check_ratio(tokenizer.ratio)
-        return (lambda text: _CharSizer(ratio)), CharEstimate(ratio).name
+        return (lambda text: _CharSizer(ratio)), CharEstimate(ratio).name, False
     count = getattr(tokenizer, "count", None)
     if not callable(count):
         raise RagchunkError(
@@ -398,8 +434,8 @@ def _sizer_factory(tokenizer: object) -> tuple[Callable[[str], Any], str]:
     if getattr(tokenizer, "exact", False) and callable(getattr(tokenizer, "encode", None)) and callable(
         getattr(tokenizer, "code_point_counts", None)
     ):
-        return (lambda text: _TokenSizer(text, tokenizer, _syncs(tokenizer))), name
-    return (lambda text: _CountSizer(text, count)), name
+        return (lambda text: _TokenSizer(text, tokenizer, _syncs(tokenizer))), name, False
+    return (lambda text: _CountSizer(text, count)), name, False
 
 
 def _syncs(tokenizer: object) -> bool:
@@ -450,7 +486,7 @@ class _Open:
 class _Splitter:
     """One run of the algorithm over one text (see the module docstring)."""
 
-    def __init__(self, text: str, by: str, size: int, overlap: int, sizer: Any,
+    def __init__(self, text: str, by: str, size: int, overlap: int, sizer: Any, blocks: list[Block],
                  progress: Callable[[int, int], None] | None = None) -> None:
         self.text = text
         self.by = by
@@ -458,7 +494,7 @@ class _Splitter:
         self.overlap = overlap
         self.sizer = sizer
         self.slack = 2 + size // 64
-        self.blocks: list[Block] = parse_blocks(text)
+        self.blocks = blocks
         self.paths = heading_paths(self.blocks)
         self.block_starts = [b.start for b in self.blocks]
         self.section_end = _section_ends(self.blocks)

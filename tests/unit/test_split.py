@@ -12,6 +12,7 @@ Without that variable a missing or different snapshot fails the test.
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import os
@@ -26,6 +27,8 @@ from ragchunk.tokenizers import TiktokenTokenizer
 from ragchunk.cli import main
 from ragchunk.graphemes import grapheme_spans, is_boundary
 from ragchunk.markdown import heading_paths, parse_blocks
+
+split_module = importlib.import_module("ragchunk.split")  # the module; ragchunk.split is the function
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = sorted((ROOT / "tests" / "data" / "md").glob("*.md"))
@@ -213,6 +216,39 @@ def test_progress_does_not_change_the_split():
     text = (DOCS[0]).read_text(encoding="utf-8")
     _, with_progress = _progress_calls(text, by="headings", size=64, overlap=8)
     assert with_progress == split(text, by="headings", size=64, overlap=8).chunks
+
+
+def test_encoding_beside_the_markdown_scan_changes_nothing():
+    # By name, CPython's tiktoken encodes a long text on a second thread while the Markdown
+    # is scanned; the same tokenizer passed as an object takes the one-thread path.
+    text = "\n\n".join(path.read_text(encoding="utf-8") for path in DOCS * 2)
+    assert len(text) >= split_module._PARALLEL_MIN_CHARS
+    threads = []
+    real_thread = split_module.threading.Thread
+
+    def counting_thread(*args, **kwargs):
+        threads.append(kwargs.get("name"))
+        return real_thread(*args, **kwargs)
+
+    split_module.threading.Thread = counting_thread
+    try:
+        parallel = split(text, by="headings", size=128, overlap=16, tokenizer="cl100k_base")
+    finally:
+        split_module.threading.Thread = real_thread
+    assert threads == ["ragchunk-encode"]
+    single = split(text, by="headings", size=128, overlap=16, tokenizer=get_tokenizer("cl100k_base"))
+    assert parallel.chunks == single.chunks and parallel.stats == single.stats
+
+
+def test_an_error_on_the_encode_thread_reaches_the_caller():
+    class Broken(Exception):
+        pass
+
+    def factory(text):
+        raise Broken(text[:5])
+
+    with pytest.raises(Broken, match="xxxxx"):
+        split_module._prepare("x" * split_module._PARALLEL_MIN_CHARS, factory, True)
 
 
 def test_progress_exceptions_stop_the_split():
