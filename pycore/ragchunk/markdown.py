@@ -797,6 +797,16 @@ def _scan_list(
             j += 1
             continue
         if lcol <= 3:
+            if rest[0] == key and rest[1:2] == " " and rest[2:3].isalnum():
+                # The common sibling "- text": no rule (a letter follows), no leaf block
+                # inside, lazy text; what _is_rule, _list_marker and _item_start would say.
+                stack = [lcol + 2]
+                if items is not None:
+                    items.append(j)
+                fence, lazy, owner = None, True, lcol + 2
+                last = j
+                j += 1
+                continue
             if _is_rule(rest):
                 break
             sub = _list_marker(rest, lcol)
