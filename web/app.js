@@ -5,7 +5,7 @@ import { Cancelled, createCore } from "./bridge.js";
 import { readCalcForm } from "./formula.js";
 import {
   $, applyEmbedMode, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, internalError,
-  numberOptions, pageError, showTaskProgress, setTextStatus, showErrors, showNotes, showSnippets, TEXT_DEBOUNCE_MS,
+  numberOptions, pageError, refusedDocument, restoreTextStatus, showTaskProgress, setTextStatus, showErrors, showNotes, showSnippets, TEXT_DEBOUNCE_MS,
 } from "./common.js";
 import { fixed, money, msg, onLanguageChange, percent, setHtmlParams, show, showText, startI18n, t } from "./i18n/i18n.js";
 
@@ -207,17 +207,24 @@ async function analyze(document, { name = "", fillLength = true } = {}) {
   }
   if (seq !== textSeq) return;
   countAnalysis();
+  if (refusedDocument(reply)) {
+    // The core kept the previous document: so do its results and status line.
+    restoreTextStatus();
+    showErrors(reply.errors, textSlots);
+    return false;
+  }
   if (!reply.ok) {
     hasDocument = false;
     clearTextResults();
     setTextStatus("");
     showErrors(reply.errors ?? [internalError(reply.internal)], textSlots);
-    return;
+    return false;
   }
   hasDocument = true;
   const r = reply.result;
   setTextStatus(name ? "status.analyzed_named" : "status.analyzed", { name, tokens: r.tokens, chars: r.chars });
   renderAnalysis(r, { fillLength });
+  return true;
 }
 
 async function showMore() {

@@ -134,7 +134,8 @@ export function bindCoreStatus(core, { onReady = () => {}, onTaskProgress = () =
  * paste bypasses the box), #file and drops on #drop. Calls `onDocument(document, name)`
  * with a string or a file's bytes (Uint8Array) and the file's name ("" for typed text, a
  * message of the catalog for a large paste), `onEmpty(hadText)` for a blank box, or
- * `onTooLarge(error)` for a file over the limit.
+ * `onTooLarge(error)` for a file or paste over the page's limit. `onDocument` resolves
+ * true when the core took the document.
  */
 export function bindDocumentInput({ onDocument, onEmpty, onTooLarge }) {
   const area = $("text");
@@ -143,25 +144,36 @@ export function bindDocumentInput({ onDocument, onEmpty, onTooLarge }) {
     else onDocument(area.value, "");
   }, TEXT_DEBOUNCE_MS);
   area.addEventListener("input", (event) => (event.inputType?.startsWith("insertFrom") ? typed.now() : typed()));
+  const limit = SPEC.limits.document_bytes;
+  const english = (n) => n.toLocaleString("en-US");
   area.addEventListener("paste", (event) => {
     const text = event.clipboardData?.getData("text/plain") ?? "";
     if (text.length < LARGE_PASTE_CHARS) return;
     event.preventDefault();
     typed.cancel();
+    // Same words as the core's check_page_size (api.py); UTF-16 units are never more than UTF-8 bytes.
+    if (text.length > limit) {
+      onTooLarge({
+        ...pageError("text", "paste_too_large", { size: text.length, limit }),
+        message: `the pasted text is too large for the page (${english(text.length)} characters): the page handles up to ${english(limit)} bytes; save it as a file and use the command line: python -m ragchunk split FILE`,
+      });
+      return;
+    }
     area.value = "";
     onDocument(text, msg("text.pasted", { chars: text.length }));
   });
+  // A file over the limit is refused before it is read; the box keeps its text until the
+  // core has accepted the file (`onDocument` resolves true), so a refused file changes nothing.
   const readFile = async (file) => {
-    if (file.size > SPEC.limits.document_bytes) {
+    if (file.size > limit) {
       onTooLarge({
-        ...pageError("file", "file_too_large", { name: file.name, size: file.size, limit: SPEC.limits.document_bytes }),
-        message: `${file.name} is too large (${file.size.toLocaleString("en-US")} bytes): the limit is ${SPEC.limits.document_bytes.toLocaleString("en-US")} bytes; split it first`,
+        ...pageError("file", "file_too_large_for_page", { name: file.name, size: file.size, limit }),
+        message: `${file.name} is too large for the page (${english(file.size)} bytes): the page handles up to ${english(limit)} bytes; use the command line: python -m ragchunk split FILE`,
       });
       return;
     }
     typed.cancel();
-    area.value = "";
-    onDocument(new Uint8Array(await file.arrayBuffer()), file.name);
+    if (await onDocument(new Uint8Array(await file.arrayBuffer()), file.name)) area.value = "";
   };
   $("file").addEventListener("change", () => {
     const file = $("file").files[0];
@@ -188,8 +200,21 @@ export function showTaskProgress(stage, done = 0, total = 1) {
   else setTextStatus("status.progress", { stage }, true);
 }
 
+// The core's answers that refuse a new document before touching the current one: the page
+// keeps the current document's results and says why (api.py Session._load).
+const REFUSALS = new Set(["not_text", "file_empty", "file_too_large", "file_too_large_for_page", "paste_too_large"]);
+
+/** Whether a reply refused the document it carried (the previous document still stands). */
+export const refusedDocument = (reply) => !reply.ok && (reply.errors ?? []).some((e) => REFUSALS.has(e.code));
+
+let settledStatus = ["", {}];
+
+/** Put back the status line of the last finished request (after a refused document). */
+export const restoreTextStatus = () => setTextStatus(...settledStatus);
+
 /** Busy state and status line of the document panel (#text-status, #cancel, #drop); "" clears it. */
 export function setTextStatus(key, params = {}, busy = false) {
+  if (!busy) settledStatus = [key, params];
   if (key) show($("text-status"), key, params);
   else showText($("text-status"), "");
   $("cancel").hidden = !busy;

@@ -5,7 +5,7 @@ import { SPEC } from "./spec.js";
 import { Cancelled, createCore } from "./bridge.js";
 import {
   $, applyEmbedMode, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, internalError,
-  numberOptions, pageError, showTaskProgress, pyString, setTextStatus, shellWord, showErrors, showNotes, showSnippets, TEXT_DEBOUNCE_MS,
+  numberOptions, pageError, refusedDocument, restoreTextStatus, showTaskProgress, pyString, setTextStatus, shellWord, showErrors, showNotes, showSnippets, TEXT_DEBOUNCE_MS,
 } from "./common.js";
 import { fixed, msg, onLanguageChange, percent, show, showText, startI18n, t } from "./i18n/i18n.js";
 
@@ -173,6 +173,7 @@ $("chunk-list").addEventListener("scroll", () => {
 
 async function runSplit(document, name = null) {
   const mine = ++seq;
+  const previousName = documentName;
   if (name !== null) documentName = name;
   setTextStatus(core.isReady ? "status.splitting" : "status.waiting", {}, true);
   showErrors([], slots);
@@ -189,6 +190,13 @@ async function runSplit(document, name = null) {
   }
   if (mine !== seq) return;
   countAnalysis();
+  if (refusedDocument(reply)) {
+    // The core kept the previous document: so do its results, name and status line.
+    documentName = previousName;
+    restoreTextStatus();
+    showErrors(reply.errors, slots);
+    return false;
+  }
   if (!reply.ok) {
     if ((reply.errors ?? []).some((e) => ["text", "file"].includes(e.field))) {
       hasDocument = false;
@@ -196,7 +204,7 @@ async function runSplit(document, name = null) {
     }
     setTextStatus("");
     showErrors(reply.errors ?? [internalError(reply.internal)], slots);
-    return;
+    return false;
   }
   hasDocument = true;
   exported = null;

@@ -28,7 +28,7 @@ from . import __version__
 from .errors import RagchunkError
 from .fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_ratio
 from .plan import check_chunking, chunk_count, plan
-from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE, form_spec
+from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE, MAX_PAGE_DOCUMENT_BYTES, form_spec
 from .split import Split, split
 from .export import to_jsonl
 from .textio import check_text, decode_document, text_empty
@@ -193,12 +193,43 @@ class Session:
         return {"jsonl": to_jsonl(self._split)}
 
     def _load(self, document: str | bytes, name: str) -> None:
-        self._text, self._ids, self._notes, self._note_details, self._split = None, {}, [], [], None
+        # Everything is checked before the last document is dropped: a refused file (binary,
+        # empty, too large) leaves the page's previous document and results as they were.
+        check_page_size(document, name)
         if isinstance(document, (bytes, bytearray, memoryview)):
+            if not len(document):
+                label = name or "the file"
+                raise RagchunkError("text", f"{label} is empty (0 bytes): drop a file that holds text", "file_empty",
+                                    {"name": name})
             decoded = decode_document(bytes(document), name)
             text, notes, details = decoded.text, decoded.notes, decoded.note_details
         else:
             text, notes, details = document, [], []
-        self._text = check_text(text)
-        self._notes = notes
-        self._note_details = details
+        text = check_text(text)
+        self._text, self._ids, self._notes, self._note_details, self._split = text, {}, notes, details, None
+
+
+def check_page_size(document: str | bytes, name: str) -> None:
+    """Refuse a document bigger than the page handles (:data:`MAX_PAGE_DOCUMENT_BYTES`), naming the CLI.
+
+    A pasted text is measured in code points (each is at least one byte of UTF-8).
+    """
+    limit = MAX_PAGE_DOCUMENT_BYTES
+    if isinstance(document, str):
+        if len(document) > limit:
+            raise RagchunkError(
+                "text",
+                f"the pasted text is too large for the page ({len(document):,} characters): the page handles up to "
+                f"{limit:,} bytes; save it as a file and use the command line: python -m ragchunk split FILE",
+                "paste_too_large",
+                {"size": len(document), "limit": limit},
+            )
+    elif len(document) > limit:
+        label = name or "the file"
+        raise RagchunkError(
+            "file",
+            f"{label} is too large for the page ({len(document):,} bytes): the page handles up to {limit:,} bytes; "
+            "use the command line: python -m ragchunk split FILE",
+            "file_too_large_for_page",
+            {"name": name, "size": len(document), "limit": limit},
+        )

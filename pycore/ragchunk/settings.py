@@ -20,7 +20,14 @@ MAX_CHARS_PER_TOKEN = 100.0
 MAX_PRICE_PER_MILLION = 1_000_000.0
 # Every count must stay exact in a JavaScript number (the page mirrors the formula).
 MAX_TOTAL_TOKENS = 2**53 - 1
+# The library and the CLI: a guard against the wrong file, not a memory budget.
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+# The page (Pyodide in a worker, one wasm32 heap of at most 4 GiB). Measured with
+# bench/bench_memory.py on 1 MB of real Markdown repeated: splitting 10 MB peaks at
+# ~1 GiB of renderer memory and 50 MB at ~3.5 GiB (58 s); a split needs ~65 bytes of
+# memory per byte of text, so much past 50 MB the worker runs out. Bigger documents go
+# to the command line, which has no such ceiling.
+MAX_PAGE_DOCUMENT_BYTES = 50_000_000
 
 ENCODINGS: dict[str, str] = {
     "cl100k_base": "GPT-4, GPT-3.5, text-embedding-3-*, text-embedding-ada-002",
@@ -64,7 +71,7 @@ def form_spec() -> dict[str, object]:
             "chars_per_token": MAX_CHARS_PER_TOKEN,
             "price_per_million": MAX_PRICE_PER_MILLION,
             "total_tokens": MAX_TOTAL_TOKENS,
-            "document_bytes": MAX_DOCUMENT_BYTES,
+            "document_bytes": MAX_PAGE_DOCUMENT_BYTES,
         },
         "encodings": dict(ENCODINGS),
         "labels": dict(LABELS),

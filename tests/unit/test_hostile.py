@@ -450,3 +450,54 @@ def test_a_long_typed_number_is_refused_quickly():
     done = run_capped(script, 30)
     assert done.stdout.strip() == "not_a_number"
     assert parse_number("chunk_size", "1" * 400) == float("1" * 400)
+
+
+# --- documents the page refuses ------------------------------------------------------------
+
+
+def _ask(session: Session, kind: str, payload: dict, document=None) -> dict:
+    return json.loads(session.handle(kind, json.dumps(payload), document))
+
+
+@pytest.mark.parametrize(
+    ("document", "code", "field"),
+    [
+        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "not_text", "file"),
+        (b"", "file_empty", "text"),
+        (b"x" * 17, "file_too_large_for_page", "file"),
+        ("y" * 17, "paste_too_large", "text"),
+    ],
+)
+def test_a_refused_document_leaves_the_previous_one(monkeypatch, document, code, field):
+    monkeypatch.setattr("ragchunk.api.MAX_PAGE_DOCUMENT_BYTES", 16)
+    session = Session()
+    settings = {"chunk_size": 4, "overlap": 1}
+    first = _ask(session, "analyze", settings, "One two.")
+    split_first = _ask(session, "split", {"chunk_size": "4", "overlap": "1"})
+    refused = _ask(session, "analyze", {**settings, "name": "new.md"}, document)
+    assert [(e["code"], e["field"]) for e in refused["errors"]] == [(code, field)]
+    again = _ask(session, "analyze", settings)
+    assert again["result"]["tokens"] == first["result"]["tokens"]
+    assert _ask(session, "export", {})["ok"], "the last split is kept too"
+    assert _ask(session, "split", {"chunk_size": "4", "overlap": "1"}) == split_first
+
+
+def test_page_size_messages_name_the_size_the_limit_and_the_cli(monkeypatch):
+    monkeypatch.setattr("ragchunk.api.MAX_PAGE_DOCUMENT_BYTES", 1000)
+    file_error = _ask(Session(), "analyze", {"name": "big.md"}, b"x" * 1001)["errors"][0]
+    assert file_error["message"] == ("big.md is too large for the page (1,001 bytes): the page handles up to 1,000 bytes; "
+                                     "use the command line: python -m ragchunk split FILE")
+    assert file_error["params"] == {"name": "big.md", "size": 1001, "limit": 1000}
+    paste_error = _ask(Session(), "split", {"chunk_size": "8", "overlap": "0"}, "y" * 1001)["errors"][0]
+    assert paste_error["params"] == {"size": 1001, "limit": 1000}
+    assert "save it as a file and use the command line: python -m ragchunk split FILE" in paste_error["message"]
+    assert _ask(Session(), "analyze", {}, b"")["errors"][0]["message"] == (
+        "the file is empty (0 bytes): drop a file that holds text")
+
+
+def test_the_page_limit_reaches_the_page_and_is_below_the_library_limit():
+    from ragchunk.settings import MAX_DOCUMENT_BYTES, MAX_PAGE_DOCUMENT_BYTES, form_spec
+
+    assert form_spec()["limits"]["document_bytes"] == MAX_PAGE_DOCUMENT_BYTES
+    # Issue 5: the page handles documents up to 50 MB; the CLI takes what the page refuses.
+    assert 50_000_000 <= MAX_PAGE_DOCUMENT_BYTES < MAX_DOCUMENT_BYTES
