@@ -63,6 +63,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -227,6 +228,8 @@ _SYNC_REVERSED = re.compile(r"[!-.0-~]\n|[A-Za-z] [!-~]")
 _SYNC_ENCODINGS = frozenset({"cl100k_base", "o200k_base", "p50k_base", "r50k_base"})
 _LINE_STARTS = frozenset(chr(c) for c in range(0x21, 0x7F) if chr(c) != "/")
 _MEMO_LIMIT = 256
+# Token count from which the token ends are kept in an array (about 4 MB of text).
+_ARRAY_ENDS_FROM = 1 << 20
 
 
 class _TokenSizer:
@@ -244,7 +247,10 @@ class _TokenSizer:
         counts = list(tokenizer.code_point_counts())
         # One itemgetter call reads every count at C speed (it returns a bare item for one id).
         per_token = itemgetter(*ids)(counts) if len(ids) > 1 else [counts[i] for i in ids]
-        self.ends = list(accumulate(per_token))
+        del ids
+        # A list bisects twice as fast; an array holds an end in 4 bytes instead of 36.
+        ends = accumulate(per_token)
+        self.ends = list(ends) if len(per_token) < _ARRAY_ENDS_FROM else array("I", ends)
         self.sync = sync
         # Consecutive chunks share edges (a chunk's last sentence is the next one's overlap):
         # remember recent counts of small spans instead of encoding them twice.

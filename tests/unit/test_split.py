@@ -240,6 +240,16 @@ def test_encoding_beside_the_markdown_scan_changes_nothing():
     assert parallel.chunks == single.chunks and parallel.stats == single.stats
 
 
+def test_token_ends_in_an_array_change_nothing(monkeypatch):
+    # Long documents keep their token ends in a compact array instead of a list.
+    text = DOCS[0].read_text(encoding="utf-8")
+    as_list = split(text, by="headings", size=64, overlap=8)
+    monkeypatch.setattr(split_module, "_ARRAY_ENDS_FROM", 0)
+    sizer = split_module._TokenSizer(text, get_tokenizer("cl100k_base"), sync=True)
+    assert sizer.ends.typecode == "I"
+    assert split(text, by="headings", size=64, overlap=8).chunks == as_list.chunks
+
+
 def test_an_error_on_the_encode_thread_reaches_the_caller():
     class Broken(Exception):
         pass
