@@ -230,6 +230,7 @@ _LINE_STARTS = frozenset(chr(c) for c in range(0x21, 0x7F) if chr(c) != "/")
 _MEMO_LIMIT = 256
 # Token count from which the token ends are kept in an array (about 4 MB of text).
 _ARRAY_ENDS_FROM = 1 << 20
+_ENDS_SLICE = 1 << 18
 
 
 class _TokenSizer:
@@ -245,12 +246,18 @@ class _TokenSizer:
         self.count = tokenizer.count
         ids = tokenizer.encode(text)
         counts = list(tokenizer.code_point_counts())
-        # One itemgetter call reads every count at C speed (it returns a bare item for one id).
-        per_token = itemgetter(*ids)(counts) if len(ids) > 1 else [counts[i] for i in ids]
-        del ids
         # A list bisects twice as fast; an array holds an end in 4 bytes instead of 36.
-        ends = accumulate(per_token)
-        self.ends = list(ends) if len(per_token) < _ARRAY_ENDS_FROM else array("I", ends)
+        ends: list[int] | array = [] if len(ids) < _ARRAY_ENDS_FROM else array("I")
+        total = 0
+        # itemgetter reads a slice's counts at C speed; slices bound the memory its
+        # arguments take (a Python int per token id) on long documents.
+        for first in range(0, len(ids), _ENDS_SLICE):
+            part = ids[first : first + _ENDS_SLICE]
+            running = accumulate(itemgetter(*part)(counts) if len(part) > 1 else (counts[part[0]],), initial=total)
+            next(running)  # the initial value itself
+            ends.extend(running)
+            total = ends[-1]
+        self.ends = ends
         self.sync = sync
         # Consecutive chunks share edges (a chunk's last sentence is the next one's overlap):
         # remember recent counts of small spans instead of encoding them twice.

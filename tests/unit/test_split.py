@@ -241,12 +241,18 @@ def test_encoding_beside_the_markdown_scan_changes_nothing():
 
 
 def test_token_ends_in_an_array_change_nothing(monkeypatch):
-    # Long documents keep their token ends in a compact array instead of a list.
+    # Long documents keep their token ends in a compact array instead of a list, made slice by slice.
     text = DOCS[0].read_text(encoding="utf-8")
     as_list = split(text, by="headings", size=64, overlap=8)
+    tokenizer = get_tokenizer("cl100k_base")
+    whole = split_module._TokenSizer(text, tokenizer, sync=True).ends
     monkeypatch.setattr(split_module, "_ARRAY_ENDS_FROM", 0)
-    sizer = split_module._TokenSizer(text, get_tokenizer("cl100k_base"), sync=True)
-    assert sizer.ends.typecode == "I"
+    tokens = len(tokenizer.encode(text))
+    for slice_size in (7, tokens - 1):  # many slices; a last slice of a single token
+        monkeypatch.setattr(split_module, "_ENDS_SLICE", slice_size)
+        sizer = split_module._TokenSizer(text, tokenizer, sync=True)
+        assert sizer.ends.typecode == "I"
+        assert list(sizer.ends) == whole and whole[-1] == len(text)
     assert split(text, by="headings", size=64, overlap=8).chunks == as_list.chunks
 
 
