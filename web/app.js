@@ -230,9 +230,16 @@ async function analyze(document, { name = "", fillLength = true } = {}) {
 async function showMore() {
   const settings = chunkSettings();
   if (!settings || !hasDocument) return;
-  const reply = await core.request("analyze", { encoding: $("encoding").value, ...settings, first: shownWindows, count: PREVIEW_STEP });
-  if (reply.ok) renderWindows(reply.result, true);
-  else showErrors(reply.errors ?? [internalError(reply.internal)], textSlots);
+  const first = shownWindows;
+  const reply = await core.request("analyze", { encoding: $("encoding").value, ...settings, first, count: PREVIEW_STEP });
+  if (!reply.ok) {
+    showErrors(reply.errors ?? [internalError(reply.internal)], textSlots);
+    return;
+  }
+  renderWindows(reply.result, true);
+  // The focus goes on to the first new window: the button sits after them (and hides after
+  // the last batch, which would drop the focus to the page).
+  $("windows").children[first]?.focus();
 }
 
 const onChunking = debounce(() => {
