@@ -27,6 +27,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import ragchunk
 from ragchunk import CharEstimate, get_tokenizer, sentence_spans, split, windows
@@ -34,6 +36,7 @@ from ragchunk.api import Session
 from ragchunk.cli import main
 from ragchunk.markdown import parse_blocks
 
+from strategies import examples, markdown, markdown_text
 from test_markdown import assert_invariants
 from test_sentences import check_invariants
 from test_split import HARD, _CountingTokenizer, assert_guarantees, counter_for
@@ -501,3 +504,45 @@ def test_the_page_limit_reaches_the_page_and_is_below_the_library_limit():
     assert form_spec()["limits"]["document_bytes"] == MAX_PAGE_DOCUMENT_BYTES
     # Issue 5: the page handles documents up to 50 MB; the CLI takes what the page refuses.
     assert 50_000_000 <= MAX_PAGE_DOCUMENT_BYTES < MAX_DOCUMENT_BYTES
+
+
+# --- properties over generated Markdown and hostile Unicode (tests/unit/strategies.py) -----
+
+PROPERTY = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+BY = st.sampled_from(["headings", "paragraphs", "sentences"])
+
+
+@st.composite
+def size_and_overlap(draw, low: int) -> tuple[int, int]:
+    size = draw(st.one_of(st.integers(low, 24), st.integers(low, 300)))
+    return size, draw(st.integers(0, size - 1))
+
+
+@settings(max_examples=examples(400), **PROPERTY)
+@given(markdown_text(), BY, size_and_overlap(4), st.sampled_from(["cl100k_base", "o200k_base", "p50k_base"]))
+def test_every_guarantee_of_the_splitter_on_generated_markdown(text, by, sizes, encoding):
+    size, overlap = sizes
+    result = split(text, by=by, size=size, overlap=overlap, tokenizer=encoding)
+    assert_guarantees(text, result, size, overlap, counter_for(encoding))
+
+
+@settings(max_examples=examples(300), **PROPERTY)
+@given(markdown_text(), BY, size_and_overlap(1), st.sampled_from([1, 2, 3.5, 4]))
+def test_every_guarantee_of_the_splitter_with_the_estimate(text, by, sizes, ratio):
+    size, overlap = sizes
+    sizer = CharEstimate(ratio)
+    assert_guarantees(text, split(text, by=by, size=size, overlap=overlap, tokenizer=sizer), size, overlap, sizer.count)
+
+
+@settings(max_examples=examples(200), **PROPERTY)
+@given(markdown(), size_and_overlap(1), st.sampled_from(["cl100k_base", "o200k_base", "r50k_base"]))
+def test_windows_over_generated_markdown(text, sizes, encoding):
+    size, overlap = sizes
+    check_windows(text, size, overlap, encoding, windows(text, size, overlap, get_tokenizer(encoding)))
+
+
+@settings(max_examples=examples(400), **PROPERTY)
+@given(markdown_text(600))
+def test_sentences_and_blocks_over_generated_markdown(text):
+    check_invariants(text, sentence_spans(text))
+    assert_invariants(text, parse_blocks(text))

@@ -19,87 +19,10 @@ if str(Path(__file__).parent) not in sys.path:
 from ragchunk import CharEstimate, RagchunkError, get_tokenizer, split  # noqa: E402
 from ragchunk.graphemes import floor_boundary, grapheme_spans, is_boundary  # noqa: E402
 from ragchunk.split import _TokenSizer  # noqa: E402
-from strategies import MULTIBYTE_PIECES  # noqa: E402
+from strategies import MULTIBYTE_PIECES, markdown  # noqa: E402
 from test_split import assert_guarantees, counter_for  # noqa: E402
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-WORDS = st.sampled_from(
-    [
-        "the", "Dr.", "e.g.", "U.S.", "v2.0.1", "3.14", "word", "Word", "x", "a-b", "https://example.com/a?b=c",
-        "<|endoftext|>", "\x00", "naïve", "Привет", "т. е.", "नमस्ते।", "日本語の文章。", "שלום", "مرحبا", "👍🏽",
-        "👨\u200d👩\u200d👧", "🇺🇦🇩🇪", "e\u0301", "\u200b", "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz",
-        "…", "?!", "\"Quoted.\"", "(aside)", "`code`", "**bold**", "_", "#tag", "1.", "-",
-    ]
-)
-SPACE = st.sampled_from([" ", " ", " ", "  ", "\t", "\u00a0", "\u3000"])
-ENDS = st.sampled_from([".", ".", "?", "!", "", "।", "。", "..."])
-
-
-@st.composite
-def sentence(draw) -> str:
-    words = draw(st.lists(WORDS, min_size=1, max_size=12))
-    spaces = draw(st.lists(SPACE, min_size=len(words), max_size=len(words)))
-    body = "".join(w + s for w, s in zip(words, spaces)).rstrip()
-    return body[:1].upper() + body[1:] + draw(ENDS)
-
-
-@st.composite
-def paragraph(draw) -> list[str]:
-    sentences = draw(st.lists(sentence(), min_size=1, max_size=5))
-    joined = " ".join(sentences)
-    if draw(st.booleans()):  # hard-wrapped lines
-        width = draw(st.integers(20, 70))
-        lines, line = [], ""
-        for word in joined.split(" "):
-            if line and len(line) + len(word) > width:
-                lines.append(line)
-                line = word
-            else:
-                line = f"{line} {word}" if line else word
-        return [*lines, line]
-    return [joined]
-
-
-heading = st.builds(lambda level, s: ["#" * level + " " + s.rstrip(".?!।。…")], st.integers(1, 6), sentence())
-setext = st.builds(lambda s, c: [s, c * 5], sentence(), st.sampled_from("=-"))
-code = st.builds(
-    lambda fence, lang, lines, closed: [fence + lang, *lines, *([fence] if closed else [])],
-    st.sampled_from(["```", "~~~", "````"]),
-    st.sampled_from(["", "python", "sh"]),
-    st.lists(st.one_of(sentence(), st.just("# not a heading"), st.just(""), st.just("    x = 1")), max_size=6),
-    st.booleans(),
-)
-list_block = st.lists(
-    st.builds(lambda depth, marker, s: f"{'  ' * depth}{marker} {s}", st.integers(0, 2),
-              st.sampled_from(["-", "*", "1.", "2)"]), sentence()),
-    min_size=1, max_size=6,
-)
-table = st.builds(
-    lambda rows: ["| a | b |", "|---|---|", *[f"| {x} | {y} |" for x, y in rows]],
-    st.lists(st.tuples(WORDS, WORDS), max_size=4),
-)
-quote = st.lists(sentence().map(lambda s: "> " + s), min_size=1, max_size=3)
-long_word = st.builds(lambda piece, n: [piece * n], st.sampled_from(["ab", "👍🏽", "🇺🇦", "e\u0301", "日本", "/x"]),
-                      st.integers(20, 200))
-multibyte = st.lists(st.sampled_from(MULTIBYTE_PIECES), min_size=1, max_size=10).map(lambda p: ["".join(p)])
-BLOCKS = st.one_of(paragraph(), paragraph(), heading, heading, setext, code, list_block, table, quote, long_word,
-                   multibyte, st.just(["---"]), st.just(["<div>", "html", "</div>"]))
-
-
-@st.composite
-def markdown(draw) -> str:
-    blocks = draw(st.lists(BLOCKS, max_size=12))
-    separators = draw(st.lists(st.sampled_from(["\n\n", "\n\n", "\n", "\n\n\n", "\n \n"]), min_size=len(blocks),
-                               max_size=len(blocks)))
-    text = "".join("\n".join(block) + sep for block, sep in zip(blocks, separators))
-    ending = draw(st.sampled_from(["\n", "\r\n", "\r"]))
-    if ending != "\n":
-        text = text.replace("\n", ending)
-    if draw(st.booleans()):
-        text = text.rstrip()
-    return ("\ufeff" if draw(st.integers(0, 9)) == 0 else "") + text
-
 
 any_text = st.one_of(markdown(), markdown(), st.text(max_size=300))
 
