@@ -226,6 +226,8 @@ def split(
 _SYNC = re.compile(r"\n[!-.0-~]|[!-~] [A-Za-z]")
 _SYNC_REVERSED = re.compile(r"[!-.0-~]\n|[A-Za-z] [!-~]")
 _SYNC_ENCODINGS = frozenset({"cl100k_base", "o200k_base", "p50k_base", "r50k_base"})
+_VISIBLE_ASCII = frozenset(chr(c) for c in range(0x21, 0x7F))
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _LINE_STARTS = frozenset(chr(c) for c in range(0x21, 0x7F) if chr(c) != "/")
 _MEMO_LIMIT = 256
 # Token count from which the token ends are kept in an array (about 4 MB of text).
@@ -319,6 +321,12 @@ class _TokenSizer:
 
 def _last_sync(text: str, first: int, e: int) -> int:
     """The cut point of the last ``_SYNC`` match in ``text[first - 1:e]``, else ``first``."""
+    # Usually the span's last space follows a visible character and precedes a letter, and
+    # no line break comes after it: that space is the answer, found without a regex.
+    space = text.rfind(" ", first, e - 1)
+    if space > 0 and text[space - 1] in _VISIBLE_ASCII and text[space + 1] in _ASCII_LETTERS:
+        if text.find("\n", space, e - 1) < 0:
+            return space
     width = 32  # a chunk usually ends a few words after its last sync point
     while True:
         a = max(first - 1, e - width)

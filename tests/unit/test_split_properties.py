@@ -10,6 +10,7 @@ import sys
 from bisect import bisect_left
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +19,7 @@ if str(Path(__file__).parent) not in sys.path:
 
 from ragchunk import CharEstimate, RagchunkError, get_tokenizer, split  # noqa: E402
 from ragchunk.graphemes import floor_boundary, grapheme_spans, is_boundary  # noqa: E402
-from ragchunk.split import _TokenSizer  # noqa: E402
+from ragchunk.split import _SYNC, _TokenSizer, _last_sync  # noqa: E402
 from strategies import MULTIBYTE_PIECES, markdown  # noqa: E402
 from test_split import assert_guarantees, counter_for  # noqa: E402
 
@@ -93,6 +94,27 @@ def test_exact_counts_from_the_document_tokens_match_a_recount(text, data, encod
         start = data.draw(st.integers(0, len(text) - 1))
         end = data.draw(st.integers(start + 1, len(text)))
         assert sizer.exact(start, end) == tokenizer.count(text[start:end]), (start, end)
+
+
+def _last_sync_by_brute_force(text: str, first: int, end: int) -> int:
+    # Every match of the sync pattern inside text[first - 1:end], tried at every position.
+    cuts = [m.start() + 1 for k in range(first - 1, end) if (m := _SYNC.match(text, k, end))]
+    return max([first, *cuts])
+
+
+@pytest.mark.parametrize("text", ["xa b\nc", "xa b\n/c", "a b", "x\n\nab cd\n", "1 2 3", "ab\ncd ef", "a\u00a0b c"])
+def test_last_sync_point_examples(text):
+    for first in range(1, len(text) + 1):
+        for end in range(first, len(text) + 1):
+            assert _last_sync(text, first, end) == _last_sync_by_brute_force(text, first, end), (first, end)
+
+
+@settings(max_examples=300, deadline=None)
+@given(SYNC_TEXT, st.data())
+def test_last_sync_point_is_the_last_match(text, data):
+    first = data.draw(st.integers(1, len(text)))
+    end = data.draw(st.integers(first, len(text)))
+    assert _last_sync(text, first, end) == _last_sync_by_brute_force(text, first, end)
 
 
 @settings(max_examples=150, deadline=None)
