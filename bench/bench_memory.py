@@ -14,9 +14,8 @@ Figures per run:
 - peak memory: ``VmHWM`` (peak resident set) of the renderer process that hosts the page
   and its worker (Pyodide's WASM heap and the worker's JS heap live there), with the same
   figure right after boot as the baseline; ``/proc`` of this machine, Linux only;
-- the worker's WebAssembly and JS memory after the request (CDP ``Runtime.getHeapUsage``
-  on the worker target: ``backingStorageSize`` holds the WASM heap, which never shrinks,
-  so it is also its peak);
+- the worker's JS heap after the request (CDP ``Runtime.getHeapUsage`` on the worker
+  target; Pyodide's WASM heap is not part of it, the renderer's peak covers it);
 - the longest main-thread task while the page worked (``PerformanceObserver`` of
   ``longtask``; 0 when none took over 50 ms).
 
@@ -135,7 +134,7 @@ def measure(playwright, base_url: str, tool: str, base: str, size: int) -> dict:
 
 
 def worker_heap(browser) -> dict[str, int] | None:
-    """``Runtime.getHeapUsage`` of the (only) dedicated worker: JS heap and ArrayBuffer/WASM bytes."""
+    """``Runtime.getHeapUsage`` of the (only) dedicated worker: its JS heap."""
     session = browser.new_browser_cdp_session()
     try:
         targets = session.send("Target.getTargets")["targetInfos"]
@@ -184,11 +183,11 @@ def main() -> int:
                 row = measure(playwright, base_url, tool, base, size)
                 results.append(row)
                 worker = row["worker"] or {}
-                wasm = worker.get("backingStorageSize")
+                heap = worker.get("usedSize")
                 print(
                     f"{tool:5} {row['mb']:5.0f} MB  {row['ms'] / 1000 if 'ms' in row else 0:7.1f} s  "
                     f"renderer peak {mib(row['peak'])} (after boot {mib(row['boot_peak'])})  "
-                    + (f"worker WASM+buffers {mib(wasm)}, JS heap {mib(worker.get('usedSize', 0))}  " if wasm else "")
+                    + (f"worker JS heap {mib(heap)}  " if heap is not None else "")
                     + f"longest main-thread task {row.get('longest', 0):.0f} ms"
                     + (f"  CRASHED: {row['error']}" if row["crashed"] else "")
                     + (f"  error: {row['error']}" if row.get("error") and not row["crashed"] else ""),

@@ -154,5 +154,40 @@ export async function answerRequest(engine, { type, payload = {}, document = nul
     await beforeRun();
   }
   const onProgress = type === "split" ? (done, total) => progress("Splitting", done, total) : undefined;
-  return JSON.parse(engine.handle(type, payload, document, onProgress));
+  const reply = JSON.parse(engine.handle(type, payload, document, onProgress));
+  return type === "split" && reply.ok ? { ...reply, result: packSplit(reply.result) } : reply;
+}
+
+const CHUNK_COLUMNS = ["id", "start", "end", "content_start", "tokens", "overlap_tokens", "text_offset", "overlap_length",
+  "text_length", "path"];
+
+/**
+ * A split's chunks as columns for the page. Thousands of chunk objects and strings in one
+ * reply cost the page's main thread a long task to receive (and then to collect); typed
+ * arrays, one string of every chunk's text and the distinct heading paths are a few
+ * copies. `result.chunks` becomes {length, columns: {name: Float64Array}, paths, texts}:
+ * chunk i's text is texts.slice(text_offset[i], text_offset[i] + text_length[i]) (UTF-16
+ * units), the first overlap_length[i] of it carried over, and its heading path is
+ * paths[path[i]].
+ */
+export function packSplit(result) {
+  const n = result.chunks.length;
+  const columns = Object.fromEntries(CHUNK_COLUMNS.map((name) => [name, new Float64Array(n)]));
+  const paths = [];
+  const pathIndex = new Map();
+  const parts = [];
+  let offset = 0;
+  result.chunks.forEach((chunk, i) => {
+    const key = JSON.stringify(chunk.heading_path);
+    if (!pathIndex.has(key)) {
+      pathIndex.set(key, paths.length);
+      paths.push(chunk.heading_path);
+    }
+    parts.push(chunk.overlap_text, chunk.new_text);
+    const length = chunk.overlap_text.length + chunk.new_text.length;
+    const values = { ...chunk, text_offset: offset, overlap_length: chunk.overlap_text.length, text_length: length, path: pathIndex.get(key) };
+    for (const name of CHUNK_COLUMNS) columns[name][i] = values[name];
+    offset += length;
+  });
+  return { ...result, chunks: { length: n, columns, paths, texts: parts.join("") } };
 }

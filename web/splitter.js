@@ -21,6 +21,7 @@ let seq = 0;
 let hasDocument = false;
 // A file's name; "" for typed text; a message of the catalog for a large paste.
 let documentName = "";
+// The chunks of the last split as engine.js packSplit sends them (a card reads one with chunkAt).
 let chunks = [];
 let exported = null;
 
@@ -74,6 +75,18 @@ function renderStats(result) {
       return item;
     }),
   );
+}
+
+/** Chunk `i` as the core sent it: numbers from the columns, texts sliced from the one string. */
+function chunkAt(i) {
+  const c = chunks.columns;
+  const from = c.text_offset[i];
+  const head = from + c.overlap_length[i];
+  return {
+    id: c.id[i], start: c.start[i], end: c.end[i], content_start: c.content_start[i], tokens: c.tokens[i],
+    overlap_tokens: c.overlap_tokens[i], heading_path: chunks.paths[c.path[i]],
+    overlap_text: chunks.texts.slice(from, head), new_text: chunks.texts.slice(head, from + c.text_length[i]),
+  };
 }
 
 function chunkCard(chunk) {
@@ -135,7 +148,7 @@ function renderVisible() {
   for (let i = last - 1; i >= first; i--) {
     let card = rendered.get(i);
     if (!card) {
-      card = chunkCard(chunks[i]);
+      card = chunkCard(chunkAt(i));
       rendered.set(i, card);
       list.insertBefore(card, next);
     }

@@ -89,6 +89,16 @@ class Session:
             return json.dumps({"ok": False, "errors": [e.to_json() for e in err.errors]}, ensure_ascii=False)
         except RagchunkError as err:
             return json.dumps({"ok": False, "errors": [err.to_json()]}, ensure_ascii=False)
+        except MemoryError:
+            # The page's Python has one wasm32 heap (4 GiB at most): a document can outgrow it.
+            self._ids, self._split = {}, None
+            error = RagchunkError(
+                "text",
+                "the document needs more memory than the page has: split it into smaller files, "
+                "or use the command line: python -m ragchunk split FILE",
+                "out_of_memory",
+            )
+            return json.dumps({"ok": False, "errors": [error.to_json()]}, ensure_ascii=False)
         except Exception as err:  # a bug: report it instead of killing the worker
             detail = "".join(traceback.format_exception_only(err)).strip()
             return json.dumps({"ok": False, "internal": detail}, ensure_ascii=False)

@@ -546,3 +546,19 @@ def test_windows_over_generated_markdown(text, sizes, encoding):
 def test_sentences_and_blocks_over_generated_markdown(text):
     check_invariants(text, sentence_spans(text))
     assert_invariants(text, parse_blocks(text))
+
+
+def test_running_out_of_memory_is_said_plainly(monkeypatch):
+    session = Session()
+    assert _ask(session, "analyze", {"chunk_size": 4, "overlap": 1}, "Some text. More text.")["ok"]
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr("ragchunk.api.split", exhausted)
+    reply = _ask(session, "split", {"chunk_size": "4", "overlap": "1"})
+    assert reply["errors"] == [{
+        "field": "text", "code": "out_of_memory", "params": {},
+        "message": "the document needs more memory than the page has: split it into smaller files, "
+                   "or use the command line: python -m ragchunk split FILE",
+    }]
