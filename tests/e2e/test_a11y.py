@@ -251,6 +251,37 @@ def test_the_page_follows_the_colour_scheme(page):
     assert page.eval_on_selector("h1", "el => getComputedStyle(el).color") != dark_text
 
 
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two computed colours ("rgb(r, g, b)")."""
+
+    def luminance(color: str) -> float:
+        channels = [int(v) / 255 for v in color[color.index("(") + 1 : color.index(")")].split(",")[:3]]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+BOUNDARIES = """() => ['#doc', '#chunk_size', '#price', '#encoding', '#text', '#lang', '#copy-python', 'label[for=file]']
+    .map(s => [s, getComputedStyle(document.querySelector(s)).borderTopColor])"""
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_controls_and_focus_ring_stand_out(page, scheme):
+    """Non-text contrast (WCAG 1.4.11, which axe does not measure): borders of controls and the focus ring, 3:1."""
+    page.emulate_media(color_scheme=scheme)
+    CalculatorPage(page).open()
+    page.wait_for_function("() => document.getAnimations().length === 0")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == BACKGROUND[scheme]
+    for selector, border in page.evaluate(BOUNDARIES):
+        assert contrast(border, background) >= 3, f"{scheme}: the border of {selector} ({border}) on {background}"
+    page.keyboard.press("Tab")
+    ring = page.evaluate("getComputedStyle(document.activeElement).outlineColor")
+    assert contrast(ring, background) >= 3, f"{scheme}: focus ring {ring} on {background}"
+
+
 # --- small screens and zoom ------------------------------------------------------------
 
 CONTROLS = "#lang, input:not([type=file]):not([type=radio]), select, textarea, button:not([hidden]), label.button, summary"
