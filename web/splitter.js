@@ -68,6 +68,7 @@ function renderStats(result) {
       const bar = document.createElement("span");
       bar.className = "bin-bar";
       bar.style.width = `${(b.count / most) * 100}%`;
+      if (b.count === 0) bar.classList.add("empty"); // no sliver for an empty bin
       const count = document.createElement("span");
       count.className = "bin-count";
       show(count, "split.hist_count", { count: b.count });

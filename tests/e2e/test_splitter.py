@@ -42,6 +42,14 @@ def test_dropped_markdown_splits_like_the_core(page):
             assert " › ".join(chunk.heading_path) in card["meta"]
     bins = page.locator("#histogram li")
     assert bins.count() == len(expected.stats.histogram)
+    # Bars are as long as their counts: the fullest bin spans the track, an empty one is not drawn.
+    widths = page.eval_on_selector_all(
+        "#histogram .bin-bar", "bars => bars.map(b => b.getBoundingClientRect().width / b.parentElement.clientWidth)")
+    counts = [b.count for b in expected.stats.histogram]
+    assert 0 in counts, "this document has an empty bin"
+    for width, count in zip(widths, counts, strict=True):
+        assert (width == 0) == (count == 0), (widths, counts)
+    assert widths.index(max(widths)) == counts.index(max(counts))
     assert "exact cl100k_base token counts" in page.inner_text("#s-tokenizer")
 
 
