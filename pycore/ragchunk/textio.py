@@ -127,7 +127,7 @@ def _zip_kind(data: bytes) -> tuple[str, str] | None:
 
 
 def _utf16_without_bom(data: bytes) -> str | None:
-    """The text of UTF-16 bytes without a BOM (mostly Latin text: every other byte NUL), else None.
+    """The text of UTF-16 bytes without a BOM (Latin text: nearly every other byte NUL), else None.
 
     Windows tools write such files; they are text, not binary. The decoded text must be
     valid UTF-16 with no control characters but tab, line breaks and form feed.
@@ -140,7 +140,8 @@ def _utf16_without_bom(data: bytes) -> str | None:
     head = data[:SNIFF_BYTES]
     low, high = head[0::2], head[1::2]
     for zeros, other, codec in ((high, low, "utf-16-le"), (low, high, "utf-16-be")):
-        if zeros.count(0) * 2 >= len(zeros) > 0 and other.count(0) == 0:
+        # Latin text in UTF-16 has a NUL high byte in (nearly) every character; binary data rarely does.
+        if zeros.count(0) * 10 >= len(zeros) * 9 > 0 and other.count(0) == 0:
             try:
                 text = data.decode(codec)
             except UnicodeDecodeError:

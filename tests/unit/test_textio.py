@@ -383,3 +383,10 @@ def test_text_that_starts_like_new_weak_signatures_stays_text(text):
 def test_empty_file_is_empty_text():
     # An empty file decodes to "" (nothing to refuse); the API then says the text is empty.
     assert decode_document(b"", "empty.md").text == ""
+
+
+def test_nul_bytes_in_half_the_even_places_are_not_utf16():
+    # "wo\0rd \0 ": NULs only at even offsets, but in half of them: binary, not UTF-16 text.
+    with pytest.raises(NotTextError) as caught:
+        decode_document(b"wo\x00rd \x00 " * 100)
+    assert caught.value.params["kind"] == "binary_nul"
