@@ -563,3 +563,15 @@ def test_running_out_of_memory_is_said_plainly(monkeypatch):
         "message": "the document needs more memory than the page has: split it into smaller files, "
                    "or use the command line: python -m ragchunk split FILE",
     }]
+
+
+@settings(max_examples=examples(300), **PROPERTY)
+@given(markdown(), st.sampled_from(["paragraphs", "headings"]), st.integers(8, 200), st.integers(0, 7))
+def test_a_block_that_fits_is_never_cut(text, by, size, overlap):
+    """Issue 3: paragraphs, code blocks, tables and lists stay whole when they fit the target."""
+    overlap = min(overlap, size - 1)
+    chunks = split(text, by=by, size=size, overlap=overlap).chunks
+    count = get_tokenizer().count
+    for block in parse_blocks(text):
+        if count(text[block.start : block.end]) <= size:
+            assert any(c.content_start <= block.start and block.end <= c.end for c in chunks), (block, size)
