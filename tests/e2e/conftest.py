@@ -98,9 +98,12 @@ def watch(base_url: str) -> Watch:
     return Watch(origin_of(base_url))
 
 
-@pytest.fixture
-def context(browser, base_url: str, watch: Watch):
-    ctx = browser.new_context(base_url=base_url, service_workers="block")
+def guarded_context(browser, base_url: str, watch: Watch, **options):
+    """A new context on the site in which every request to another origin is refused and
+    recorded in ``watch`` (data: and blob: URLs stay local), and every request is listed.
+    ``options`` go to ``browser.new_context`` (service workers are blocked unless given)."""
+    options.setdefault("service_workers", "block")
+    ctx = browser.new_context(base_url=base_url, **options)
 
     def guard(route):
         url = route.request.url
@@ -112,15 +115,27 @@ def context(browser, base_url: str, watch: Watch):
 
     ctx.route("**/*", guard)
     ctx.on("request", lambda request: watch.requests.append(request))
+    return ctx
+
+
+def watched_page(ctx, watch: Watch):
+    """A new tab whose console errors and uncaught page errors land in ``watch``."""
+    tab = ctx.new_page()
+    tab.on("console", lambda m: watch.console_errors.append(m.text) if m.type == "error" else None)
+    tab.on("pageerror", lambda e: watch.page_errors.append(str(e)))
+    tab.set_default_timeout(BOOT_TIMEOUT_MS)
+    return tab
+
+
+@pytest.fixture
+def context(browser, base_url: str, watch: Watch):
+    ctx = guarded_context(browser, base_url, watch)
     yield ctx
     ctx.close()
 
 
 @pytest.fixture
 def page(context, watch: Watch):
-    tab = context.new_page()
-    tab.on("console", lambda m: watch.console_errors.append(m.text) if m.type == "error" else None)
-    tab.on("pageerror", lambda e: watch.page_errors.append(str(e)))
-    tab.set_default_timeout(BOOT_TIMEOUT_MS)
+    tab = watched_page(context, watch)
     yield tab
     watch.check()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BOOT_TIMEOUT_MS, origin_of
+from conftest import BOOT_TIMEOUT_MS, guarded_context, watched_page
 from pages import CalculatorPage, SplitterPage, wait_language
 from ragchunk import get_tokenizer, plan, split
 
@@ -300,21 +300,9 @@ OVERFLOW = f"""() => {{
 def sized(browser, base_url, watch, request):
     """A page in a context of the given viewport and device scale (same guard and collectors)."""
     width, height, scale = request.param
-    ctx = browser.new_context(base_url=base_url, service_workers="block", viewport={"width": width, "height": height}, device_scale_factor=scale)
-
-    def guard(route):
-        url = route.request.url
-        if url.startswith(("data:", "blob:")) or origin_of(url) == watch.origin:
-            route.continue_()
-        else:
-            watch.foreign.append(url)
-            route.abort()
-
-    ctx.route("**/*", guard)
-    tab = ctx.new_page()
-    tab.on("console", lambda m: watch.console_errors.append(m.text) if m.type == "error" else None)
-    tab.on("pageerror", lambda e: watch.page_errors.append(str(e)))
-    tab.set_default_timeout(BOOT_TIMEOUT_MS)
+    ctx = guarded_context(browser, base_url, watch, viewport={"width": width, "height": height},
+                          device_scale_factor=scale)
+    tab = watched_page(ctx, watch)
     yield tab
     ctx.close()
     watch.check()

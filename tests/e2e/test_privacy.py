@@ -29,7 +29,7 @@ from urllib.parse import quote, quote_plus
 import pytest
 
 import build
-from conftest import BOOT_TIMEOUT_MS, Watch, origin_of
+from conftest import BOOT_TIMEOUT_MS, Watch, guarded_context, origin_of, watched_page
 from pages import CalculatorPage, SplitterPage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,7 +64,7 @@ SPY = r"""
     };
   };
   wrap(window, 'fetch', (input, init) => {
-    if (input instanceof Request) input.clone().text().then((body) => report('fetch', input.url, body));
+    if (input instanceof Request) track(input.clone().text().then((body) => report('fetch', input.url, body)));
     else report('fetch', input, init?.body);
   });
   wrap(XMLHttpRequest.prototype, 'open', function (method, url) { this.spyUrl = url; report('xhr.open', url); });
@@ -161,22 +161,9 @@ class Witness:
 def spy(browser, base_url: str, watch: Watch):
     """A context on the site with both witnesses, the service worker allowed (its requests
     are watched too) and any request to another origin refused and recorded."""
-    context = browser.new_context(base_url=base_url, service_workers="allow")
-
-    def guard(route):
-        url = route.request.url
-        if url.startswith(("data:", "blob:")) or origin_of(url) == watch.origin:
-            route.continue_()
-        else:
-            watch.foreign.append(url)
-            route.abort()
-
-    context.route("**/*", guard)
+    context = guarded_context(browser, base_url, watch, service_workers="allow")
     witness = Witness(context, {watch.origin})
-    tab = context.new_page()
-    tab.on("console", lambda m: watch.console_errors.append(m.text) if m.type == "error" else None)
-    tab.on("pageerror", lambda e: watch.page_errors.append(str(e)))
-    tab.set_default_timeout(BOOT_TIMEOUT_MS)
+    tab = watched_page(context, watch)
     yield tab, witness
     context.close()
     watch.check()
@@ -341,7 +328,13 @@ def test_the_page_witness_sees_every_channel(browser, base_url: str, channel: st
     try:
         page = context.new_page()
         page.goto("./build.json")
-        page.evaluate(CHANNELS[channel], text)
+        if channel == "form":
+            # Submitting navigates away: start it after the evaluation has returned, and
+            # wait for the navigation (its report is sent before the page leaves).
+            with page.expect_navigation():
+                page.evaluate(f"m => {{ setTimeout(() => ({CHANNELS[channel]})(m)); }}", text)
+        else:
+            page.evaluate(CHANNELS[channel], text)
         # The report is in once the spy has no report on its way (a form has navigated
         # the page by then; its report was sent before it left).
         page.evaluate("() => window.ragchunkSpySettled?.()")

@@ -25,7 +25,7 @@ from urllib.parse import quote
 import pytest
 
 import build
-from conftest import BOOT_TIMEOUT_MS, Watch, origin_of
+from conftest import BOOT_TIMEOUT_MS, Watch, guarded_context, watched_page
 from pages import CalculatorPage, SplitterPage
 from ragchunk import get_tokenizer, split
 
@@ -38,7 +38,7 @@ PAYLOADS = [
     f"</script><script>{RUN}</script>",
     f'<a href="javascript:{RUN}">click me</a>',
     f'<svg onload="{RUN}"><circle r=9></svg>',
-    f'<iframe srcdoc="<script>parent.pwned=1</script>"></iframe>',
+    '<iframe srcdoc="<script>parent.pwned=1</script>"></iframe>',
     f"[a Markdown link](javascript:{RUN}) and ![an image](x\" onerror=\"{RUN})",
     "<style>body{display:none}</style><b>bold?</b> &lt;escaped&gt; &amp;",
 ]
@@ -170,23 +170,10 @@ def test_the_offline_file_blocks_injected_script(browser, dist: Path):
 def open_page(browser, base_url: str, watch: Watch):
     """A tab on the site with the policy switched off (see the module's docstring), the
     conftest's guard against other origins, and every dialog recorded."""
-    context = browser.new_context(base_url=base_url, service_workers="block", bypass_csp=True)
-
-    def guard(route):
-        url = route.request.url
-        if url.startswith(("data:", "blob:")) or origin_of(url) == watch.origin:
-            route.continue_()
-        else:
-            watch.foreign.append(url)
-            route.abort()
-
-    context.route("**/*", guard)
-    tab = context.new_page()
+    context = guarded_context(browser, base_url, watch, bypass_csp=True)
+    tab = watched_page(context, watch)
     tab.dialogs = []
     tab.on("dialog", lambda dialog: (tab.dialogs.append(dialog.message), dialog.dismiss()))
-    tab.on("console", lambda m: watch.console_errors.append(m.text) if m.type == "error" else None)
-    tab.on("pageerror", lambda e: watch.page_errors.append(str(e)))
-    tab.set_default_timeout(BOOT_TIMEOUT_MS)
     yield tab
     context.close()
     watch.check()
