@@ -153,7 +153,8 @@ export async function answerRequest(engine, { type, payload = {}, document = nul
     progress(type === "split" ? "Splitting" : "Tokenizing", 0, 1);
     await beforeRun();
   }
-  const onProgress = type === "split" ? (done, total) => progress("Splitting", done, total) : undefined;
+  const stage = type === "split" ? "Splitting" : "Tokenizing";
+  const onProgress = type === "split" || type === "analyze" ? (done, total) => progress(stage, done, total) : undefined;
   const reply = JSON.parse(engine.handle(type, payload, document, onProgress));
   return type === "split" && reply.ok ? { ...reply, result: packSplit(reply.result) } : reply;
 }

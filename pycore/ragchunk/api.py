@@ -32,7 +32,7 @@ from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE,
 from .split import Split, split
 from .export import to_jsonl
 from .textio import check_text, decode_document, text_empty
-from .tokenizers import REGISTRY, CharEstimate, Registry, check_encoding
+from .tokenizers import REGISTRY, CharEstimate, Registry, check_encoding, encode_in_pieces
 from .windows import Window, windows_of_ids
 
 MAX_PREVIEW_WINDOWS = 200
@@ -66,7 +66,8 @@ class Session:
 
     def handle(self, kind: str, payload_json: str = "{}", document: str | bytes | None = None,
                progress: Callable[[int, int], None] | None = None) -> str:
-        """Answer one request; never raises. ``progress(done, total)`` follows a ``split``."""
+        """Answer one request; never raises. ``progress(done, total)`` follows a ``split``
+        and the encoding of a long text by ``analyze`` (code-point offsets)."""
         try:
             payload = json.loads(payload_json or "{}")
             handler = {
@@ -83,7 +84,10 @@ class Session:
                     "unknown_request",
                     {"kind": str(kind)},
                 )
-            result = self._split_document(payload, document, progress) if kind == "split" else handler(payload, document)
+            if kind in ("split", "analyze"):
+                result = handler(payload, document, progress)
+            else:
+                result = handler(payload, document)
             return json.dumps({"ok": True, "result": result}, ensure_ascii=False)
         except FormErrors as err:
             return json.dumps({"ok": False, "errors": [e.to_json() for e in err.errors]}, ensure_ascii=False)
@@ -110,7 +114,8 @@ class Session:
         form = {key: str(payload.get(key, "")) for key in ("unit", "doc", "chars_per_token", "chunk_size", "overlap", "price")}
         return read_calc_form(form, decimal_comma=payload.get("decimal_comma") is True).to_json()
 
-    def _analyze(self, payload: dict, document: str | bytes | None) -> dict[str, Any]:
+    def _analyze(self, payload: dict, document: str | bytes | None,
+                 progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         encoding = check_encoding(str(payload.get("encoding", DEFAULT_ENCODING)))
         if document is not None:
             self._load(document, str(payload.get("name") or ""))
@@ -119,7 +124,7 @@ class Session:
         text = self._text
         tokenizer = self._registry.get(encoding)
         if encoding not in self._ids:
-            self._ids[encoding] = tokenizer.encode(text)
+            self._ids[encoding] = encode_in_pieces(tokenizer, text, progress)
         ids = self._ids[encoding]
         result: dict[str, Any] = {
             "encoding": encoding,

@@ -1,12 +1,12 @@
-"""A 10 MB document in the splitter: progress while it works, cancel, and recovery."""
+"""A 10 MB document in both tools: progress while it works, cancel, and recovery."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from pages import SplitterPage
-from ragchunk import split
+from pages import CalculatorPage, SplitterPage
+from ragchunk import get_tokenizer, split
 
 DOC = (Path(__file__).resolve().parents[2] / "tests" / "data" / "md" / "ws-README.md").read_text(encoding="utf-8")
 TEN_MB = (DOC * (10_000_000 // len(DOC.encode("utf-8")) + 1)).encode("utf-8")[:10_000_000].decode("utf-8", "ignore")
@@ -32,6 +32,17 @@ def test_splitting_10_mb_reports_progress_and_finishes(page):
     assert seen == sorted(seen)
     expected = split(TEN_MB, by="headings", size=512, overlap=64)
     assert splitter.stat("chunks") == f"{len(expected.chunks):,}"
+
+
+def test_counting_10_mb_reports_progress_and_the_exact_count(page):
+    calculator = CalculatorPage(page).open()
+    page.evaluate(WATCH_STATUS)
+    calculator.choose_file("big.md", TEN_MB.encode("utf-8"))
+    statuses = page.evaluate("() => statuses")
+    seen = percents(page)
+    assert any(s.startswith("Tokenizing") and PERCENT.search(s) for s in statuses), statuses
+    assert len(set(seen)) >= 3 and seen == sorted(seen), f"progress steps seen: {seen}"
+    assert calculator.token_count() == len(get_tokenizer("cl100k_base").encode(TEN_MB))
 
 
 def test_a_10_mb_split_can_be_cancelled(page):

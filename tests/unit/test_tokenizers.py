@@ -25,7 +25,10 @@ if str(Path(__file__).parent) not in sys.path:
 from strategies import ENCODING_NAMES, any_text, encodings  # noqa: E402
 
 from ragchunk import ENCODINGS, CharEstimate, UnknownEncodingError, get_tokenizer  # noqa: E402
-from ragchunk.tokenizers import Registry  # noqa: E402
+from ragchunk.api import Session  # noqa: E402
+from ragchunk.tokenizers import Registry, encode_in_pieces  # noqa: E402
+
+tokenizers_module = sys.modules["ragchunk.tokenizers"]
 
 NPM_ENCODERS = Path(__file__).resolve().parents[2] / "node_modules" / "tiktoken" / "encoders"
 
@@ -234,3 +237,64 @@ def test_round_trip_of_any_unicode_text(name, text):
 @given(encodings, any_text())
 def test_ids_equal_the_reference_for_any_text(name, text):
     assert list(get_tokenizer(name).encode(text)) == reference(name).encode_ordinary(text)
+
+
+@pytest.mark.parametrize("name", ENCODING_NAMES)
+def test_encoding_in_pieces_gives_the_ids_of_one_encode(name):
+    tokenizer = get_tokenizer(name)
+    docs = sorted((Path(__file__).resolve().parents[1] / "data" / "md").glob("*.md"))
+    text = "\n".join(path.read_text(encoding="utf-8") for path in docs) + "\n".join(SAMPLES) + "\n/x\n\n<|endoftext|>\n"
+    text += text.replace("\n", "\r\n") + text.replace("\n", " \n ")
+    calls = []
+    for piece in (97, 1000, len(text) // 2):
+        calls.clear()
+        ids = encode_in_pieces(tokenizer, text, lambda done, total: calls.append((done, total)), piece=piece)
+        assert list(ids) == tokenizer.encode(text), piece
+        dones = [done for done, _ in calls]
+        assert dones == sorted(set(dones)) and dones[-1] == len(text) and {t for _, t in calls} == {len(text)}
+        assert len(calls) > 1
+    # A text without a boundary after the first piece stays one piece.
+    calls.clear()
+    flat = "word " * 400
+    assert list(encode_in_pieces(tokenizer, flat, lambda *a: calls.append(a), piece=100)) == tokenizer.encode(flat)
+    assert calls == [(len(flat), len(flat))]
+
+
+def test_analyze_reports_the_encoding_of_a_long_text(monkeypatch):
+    monkeypatch.setattr(tokenizers_module, "ENCODE_PIECE_CHARS", 1000)
+    text = "A line of text.\nAnother line.\n" * 300
+    calls = []
+    reply = json.loads(Session().handle("analyze", json.dumps({"chunk_size": 64, "overlap": 8}), text,
+                                        lambda done, total: calls.append((done, total))))
+    assert reply["ok"] and reply["result"]["tokens"] == len(get_tokenizer("cl100k_base").encode(text))
+    assert len(calls) >= 5 and calls[-1] == (len(text), len(text))
+
+
+PIECES = ["a", "Bc", "z9", "1", "22", ".", ",", " ", "  ", "\n", "\r\n", "\n\n", "'s", "é", "e\u0301", "日本", "👍🏽", "-",
+          "#", "/", "\n/", "\t", "!", ")", "\u00a0", "...", "Привет", "<|endoftext|>", "123456", "\r", " the", "\n- ",
+          "```", "\x00", "\n ", " \n", "\u2028", "\x85", "ß", "x.\n", ":\n", "\n\n\n"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=60).map("".join), st.integers(1, 20),
+       st.sampled_from(ENCODING_NAMES))
+def test_encoding_in_small_pieces_changes_no_id(text, piece, name):
+    tokenizer = get_tokenizer(name)
+    assert list(encode_in_pieces(tokenizer, text, piece=piece)) == tokenizer.encode(text)
+
+
+def test_encoding_in_pieces_takes_the_typed_views_of_the_browser_adapter():
+    # The WASM adapter returns each piece's ids as a memoryview of 32-bit integers.
+    from array import array
+
+    real = get_tokenizer("o200k_base")
+
+    class Typed:
+        name = real.name
+
+        def encode(self, text):
+            return memoryview(array("I", real.encode(text)))
+
+    text = "Line one.\nLine two: Привет.\n" * 200
+    ids = encode_in_pieces(Typed(), text, piece=300)
+    assert ids.typecode == "I" and list(ids) == real.encode(text)
