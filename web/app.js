@@ -182,6 +182,8 @@ function renderAnalysis(result, { fillLength }) {
  * is the file's name, or a message of the catalog that labels a large paste.
  */
 async function analyze(document, { name = "", fillLength = true } = {}) {
+  // A new document is analysed with the settings as they are now: a refresh they scheduled is moot.
+  if (document !== null) onChunking.cancel();
   const seq = ++textSeq;
   const settings = chunkSettings();
   const payload = {

@@ -186,6 +186,8 @@ $("chunk-list").addEventListener("scroll", () => {
 });
 
 async function runSplit(document, name = null) {
+  // A new document is split with the settings as they are now: a re-split they scheduled is moot.
+  if (document !== null) resplit.cancel();
   const mine = ++seq;
   const previousName = documentName;
   if (name !== null) documentName = name;
@@ -282,10 +284,14 @@ async function download() {
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
-const onSettings = debounce(() => {
-  $("ratio-field").hidden = $("sizer").value !== "estimate";
+const resplit = debounce(() => {
   if (hasDocument) runSplit(null);
 }, TEXT_DEBOUNCE_MS);
+
+function onSettings() {
+  $("ratio-field").hidden = $("sizer").value !== "estimate";
+  resplit();
+}
 
 // Offline caching starts once the core has loaded, from the HTTP cache it just filled.
 core.addEventListener("ready", () => enableOffline(), { once: true });
