@@ -96,20 +96,26 @@ def sniff_kind(data: bytes) -> tuple[str, str] | None:
     >>> sniff_kind(b"%PDF-1.7 ...")
     ('pdf', 'a PDF document')
     """
+    return _sniff(data)[0]
+
+
+def _sniff(data: bytes) -> tuple[tuple[str, str] | None, str | None]:
+    """(:func:`sniff_kind`'s answer, the text of UTF-16 data without a BOM, decoded once)."""
     if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
-        return None
+        return None, None
     for magic, offset, kind, what in SIGNATURES:
         if data[offset : offset + len(magic)] == magic and (magic not in WEAK_SIGNATURES or _binary_tail(data)):
             if kind == "zip":
-                return _zip_kind(data) or (kind, what)
-            return kind, what
-    if _utf16_without_bom(data) is not None:
-        return None
+                return _zip_kind(data) or (kind, what), None
+            return (kind, what), None
+    bare_utf16 = _utf16_without_bom(data)
+    if bare_utf16 is not None:
+        return None, bare_utf16
     if _binary_tail(data):
         if b"\x00" in data[:SNIFF_BYTES]:
-            return "binary_nul", "a binary file (it contains NUL bytes)"
-        return "binary", "a binary file"
-    return None
+            return ("binary_nul", "a binary file (it contains NUL bytes)"), None
+        return ("binary", "a binary file"), None
+    return None, None
 
 
 def _zip_kind(data: bytes) -> tuple[str, str] | None:
@@ -180,7 +186,7 @@ def decode_document(data: bytes, name: str = "the file") -> Document:
             "file_too_large",
             {"name": name, "size": len(data), "limit": MAX_DOCUMENT_BYTES},
         )
-    found = sniff_kind(data)
+    found, bare_utf16 = _sniff(data)
     if found:
         kind, what = found
         raise NotTextError(
@@ -189,7 +195,6 @@ def decode_document(data: bytes, name: str = "the file") -> Document:
             "not_text",
             {"name": name, "kind": kind, "what": what},
         )
-    bare_utf16 = _utf16_without_bom(data)
     if bare_utf16 is not None:
         note = f"{label} was decoded as UTF-16"
         return Document(bare_utf16, [note], note_details=[{"code": "utf16", "params": {"name": name}, "message": note}])
