@@ -116,6 +116,11 @@ _HTML_BLANK_END = ""
 _LIST_MARKUP_FIRST = frozenset("-*_+0123456789>#`~<")
 # First characters of a heading, fence, rule or HTML block (see _opens_leaf).
 _LEAF_FIRST = frozenset("#`~<-*_")
+# After "- ", "* " or "+ ", a character outside this set makes the line a plain bullet item
+# with text: no rule, no table row, no setext underline, no leaf block in the item, so its
+# item's text may continue lazily (what _is_rule, _list_marker and _item_start would say).
+_NOT_PLAIN_ITEM_TEXT = _LEAF_FIRST | frozenset(["", " ", "\t"])
+_BULLETS = frozenset("-*+")
 
 # A list item's (content column offset from the marker, marker key, number, content).
 # The key is the bullet character or the ordered delimiter: CommonMark starts a new list
@@ -500,7 +505,10 @@ def _scan(lines: list[str]) -> list[tuple[str, int, int, int, str]]:
                 para = -1
             i += 1
             continue
-        col, rest = _leading(line)
+        if line[0].isspace():
+            col, rest = _leading(line)
+        else:
+            col, rest = 0, line
         if col >= 4:
             if para < 0:
                 code_last, para_first, nxt = _scan_indented(lines, i)
@@ -516,6 +524,15 @@ def _scan(lines: list[str]) -> list[tuple[str, int, int, int, str]]:
             if para < 0:
                 para = i
             i += 1
+            continue
+        if char in _BULLETS and rest[1:2] == " " and rest[2:3] not in _NOT_PLAIN_ITEM_TEXT and not rest[2].isspace():
+            # A plain bullet item with text ("- word"): it starts a list, even in a paragraph.
+            if para >= 0:
+                emit(("paragraph", para, i - 1, 0, ""))
+                para = -1
+            last = _scan_list(lines, i, col, (2, char, -1, rest[2:]), None)
+            emit(("list", i, last, 0, ""))
+            i = last + 1
             continue
         if char == "#":
             heading = _atx(rest)
@@ -797,9 +814,8 @@ def _scan_list(
             j += 1
             continue
         if lcol <= 3:
-            if rest[0] == key and rest[1:2] == " " and rest[2:3].isalnum():
-                # The common sibling "- text": no rule (a letter follows), no leaf block
-                # inside, lazy text; what _is_rule, _list_marker and _item_start would say.
+            if rest[0] == key and rest[1:2] == " " and rest[2:3] not in _NOT_PLAIN_ITEM_TEXT and not rest[2].isspace():
+                # The common sibling "- text" (see _NOT_PLAIN_ITEM_TEXT).
                 stack = [lcol + 2]
                 if items is not None:
                     items.append(j)

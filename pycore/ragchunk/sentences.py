@@ -64,11 +64,14 @@ _GLUED = "\u0900-\u097f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 # Every candidate starts with one character of a single class, so the engine can skip
 # ordinary text at C speed. The lookbehind rejects the inside of a terminator run in
 # constant time and the possessive quantifiers never give characters back, so the scan
-# stays linear even on megabytes of dots. Group 1 is the second newline of a blank
-# line, group 2 the rest of a terminator run after its first character.
+# stays linear even on megabytes of dots. ``lastindex`` tells the kinds apart: 1 when
+# group 1 holds the second newline of a blank line, 2 for a line break before a list
+# item, None for any other line break, and 3 for a terminator run (group 3 is its rest
+# after the first character). A plain line break is thus rejected without another regex.
+_LIST_ITEM_BODY = r"[^\S\n]*+(?:[-*+•‣◦▪–]|\d{1,3}[.)])[^\S\n]"
 _CANDIDATE = re.compile(
     rf"[{_WEAK}{_STRONG}\n](?<![{_WEAK}{_STRONG}][{_WEAK}{_STRONG}])"
-    rf"(?:(?<=\n)([^\S\n]*+\n)?|([{_WEAK}{_STRONG}]*+)[{_CLOSERS}]*+)"
+    rf"(?:(?<=\n)(?:([^\S\n]*+\n)|(?={_LIST_ITEM_BODY})())?|([{_WEAK}{_STRONG}]*+)[{_CLOSERS}]*+)"
 )
 _STRONG_MARK = re.compile(f"[{_STRONG}]")
 _GLUED_LETTER = re.compile(f"[{_GLUED}]")
@@ -76,7 +79,7 @@ _NONSPACE = re.compile(r"\S")
 _SPACE = re.compile(r"\s")
 # The lookbehind lets a match start only where a run of spaces starts, so a search (not
 # only a match at a line start) cannot rescan the same long run from every position in it.
-_LIST_ITEM = re.compile(r"(?<![^\S\n])[^\S\n]*+(?:[-*+•‣◦▪–]|\d{1,3}[.)])[^\S\n]")
+_LIST_ITEM = re.compile(rf"(?<![^\S\n]){_LIST_ITEM_BODY}")
 
 # How far back to look for the word before a period; longer words are never abbreviations.
 _LOOKBACK = 32
@@ -246,21 +249,26 @@ def _cuts(text: str) -> Iterator[int]:
     opening = -1
     in_item = _LIST_ITEM.match(text) is not None
     for m in _CANDIDATE.finditer(text):
-        ts = m.start()
-        run_end = m.end(2)
-        if run_end < 0:
-            # A newline: blank lines always cut, single ones only around list items.
-            line = m.end()
-            if m.end(1) >= 0:
-                in_item = _LIST_ITEM.match(text, line) is not None
-            elif _LIST_ITEM.match(text, line) is not None:
-                in_item = True
-            elif in_item and line < n and not text[line].isspace():
-                in_item = False
-            else:
+        kind = m.lastindex
+        if kind is None:
+            # A line break inside a paragraph cuts only after a list item, before a line
+            # that is not indented (an indented one continues the item).
+            if not in_item:
                 continue
-            cut = ts
+            line = m.end()
+            if line == n or text[line].isspace():
+                continue
+            in_item = False
+            cut = m.start()
+        elif kind == 1:
+            in_item = _LIST_ITEM.match(text, m.end()) is not None
+            cut = m.start()
+        elif kind == 2:
+            in_item = True
+            cut = m.start()
         else:
+            ts = m.start()
+            run_end = m.end(3)
             ce = m.end()
             if run_end - ts == 1:
                 mark = text[ts]

@@ -54,8 +54,9 @@ the last such point inside a chunk are the document's tokens there, and only the
 are re-encoded. When an exact count exceeds ``size`` (BPE merges differ at the edges),
 the chunk is shrunk (shorter overlap, last unit dropped, or the unit cut finer) and
 counted again; each step removes something, so this ends. All work is linear in the
-length of the text. On CPython, a long text named by its encoding is encoded on a second
-thread while its Markdown is scanned (tiktoken releases the GIL); results are the same.
+length of the text. On CPython, the Markdown of a long text named by its encoding is
+scanned on a second thread while the calling thread encodes it (tiktoken releases the
+GIL); results are the same.
 """
 
 from __future__ import annotations
@@ -214,6 +215,7 @@ def split(
 #
 # A sizer answers, for code-point spans of the one text being split:
 #   est(s, e)            an estimate of the tokens of text[s:e] (cheap, used for packing)
+#   fits(s, e, n)        est(s, e) <= n, for n >= 1 (cheaper: packing asks it per unit)
 #   exact(s, e)          the exact count of text[s:e]
 #   reach(s, n, limit)   about the furthest c <= limit with est(s, c) <= n
 #   lowest(e, n, floor)  about the nearest c >= floor with est(c, e) <= n
@@ -247,23 +249,29 @@ class _TokenSizer:
         self.text = text
         self.count = tokenizer.count
         ids = tokenizer.encode(text)
-        counts = list(tokenizer.code_point_counts())
-        # A list bisects twice as fast; an array holds an end in 4 bytes instead of 36.
-        ends: list[int] | array = [] if len(ids) < _ARRAY_ENDS_FROM else array("I")
-        total = 0
-        # itemgetter reads a slice's counts at C speed; slices bound the memory its
-        # arguments take (a Python int per token id) on long documents.
-        for first in range(0, len(ids), _ENDS_SLICE):
-            part = ids[first : first + _ENDS_SLICE]
-            running = accumulate(itemgetter(*part)(counts) if len(part) > 1 else (counts[part[0]],), initial=total)
-            next(running)  # the initial value itself
-            ends.extend(running)
-            total = ends[-1]
+        counts = tokenizer.code_point_counts()
+        # itemgetter reads the counts of many ids at C speed. A list bisects twice as fast
+        # as an array, but holds an end in 36 bytes instead of 4: long documents get an
+        # array, built slice by slice so that no list of a Python int per token is made.
+        if len(ids) < _ARRAY_ENDS_FROM:
+            ends: list[int] | array = list(accumulate(itemgetter(*ids)(counts))) if len(ids) > 1 else [counts[ids[0]]]
+        else:
+            ends = array("I")
+            total = 0
+            for first in range(0, len(ids), _ENDS_SLICE):
+                part = ids[first : first + _ENDS_SLICE]
+                running = accumulate(itemgetter(*part)(counts) if len(part) > 1 else (counts[part[0]],), initial=total)
+                next(running)  # the initial value itself
+                ends.extend(running)
+                total = ends[-1]
         self.ends = ends
         self.sync = sync
         # Consecutive chunks share edges (a chunk's last sentence is the next one's overlap):
         # remember recent counts of small spans instead of encoding them twice.
         self.memo: dict[tuple[int, int], int] = {}
+        # fits() is asked again and again with the start of the chunk being filled.
+        self.fit_start = -1
+        self.fit_first = 0
 
     def _count(self, s: int, e: int) -> int:
         memo = self.memo
@@ -281,6 +289,17 @@ class _TokenSizer:
         ends = self.ends
         first = bisect_right(ends, s)
         return bisect_left(ends, e, first) - first + 1
+
+    def fits(self, s: int, e: int, n: int) -> bool:
+        if e <= s:
+            return True
+        ends = self.ends
+        if s != self.fit_start:
+            self.fit_start = s
+            self.fit_first = bisect_right(ends, s)
+        # est(s, e) <= n exactly when the n-th token from the one holding s ends at e or later.
+        k = self.fit_first + n - 1
+        return k >= len(ends) - 1 or ends[k] >= e
 
     def reach(self, s: int, n: int, limit: int) -> int:
         ends = self.ends
@@ -321,12 +340,28 @@ class _TokenSizer:
 
 def _last_sync(text: str, first: int, e: int) -> int:
     """The cut point of the last ``_SYNC`` match in ``text[first - 1:e]``, else ``first``."""
-    # Usually the span's last space follows a visible character and precedes a letter, and
-    # no line break comes after it: that space is the answer, found without a regex.
-    space = text.rfind(" ", first, e - 1)
-    if space > 0 and text[space - 1] in _VISIBLE_ASCII and text[space + 1] in _ASCII_LETTERS:
-        if text.find("\n", space, e - 1) < 0:
+    # The last match is the one with the largest cut point. Usually it is a space in the
+    # span's last line, or the line break before that line: found with rfind, no regex.
+    newline = text.rfind("\n", first - 1, e - 1)
+    low = max(first, newline + 1)
+    space = text.rfind(" ", low, e - 1)
+    for _ in range(8):
+        if space < low:
+            break
+        if text[space - 1] in _VISIBLE_ASCII and text[space + 1] in _ASCII_LETTERS:
             return space
+        space = text.rfind(" ", low, space)
+    else:
+        return _last_sync_scan(text, first, e)  # a line of many spaces: let the regex look
+    if newline < first:
+        return first  # no line break, or the one before first: its cut point is first anyway
+    if text[newline + 1] in _LINE_STARTS:
+        return newline + 1
+    return _last_sync_scan(text, first, newline + 1)
+
+
+def _last_sync_scan(text: str, first: int, e: int) -> int:
+    """:func:`_last_sync` by a regex over growing windows, from the end backwards."""
     width = 32  # a chunk usually ends a few words after its last sync point
     while True:
         a = max(first - 1, e - width)
@@ -349,6 +384,9 @@ class _CharSizer:
         return math.ceil((e - s) / self.ratio) if e > s else 0
 
     exact = est
+
+    def fits(self, s: int, e: int, n: int) -> bool:
+        return self.est(s, e) <= n
 
     def _chars(self, n: int) -> int:
         ratio = self.ratio
@@ -377,6 +415,9 @@ class _CountSizer:
         return self.count(self.text[s:e]) if e > s else 0
 
     exact = est
+
+    def fits(self, s: int, e: int, n: int) -> bool:
+        return self.est(s, e) <= n
 
     def reach(self, s: int, n: int, limit: int) -> int:
         lo, hi = s, limit  # est(s, lo) <= n; find the largest such position by bisection
@@ -410,30 +451,31 @@ _PARALLEL_MIN_CHARS = 1 << 16
 def _prepare(text: str, sizer_factory: Callable[[str], Any], releases_gil: bool) -> tuple[Any, list[Block]]:
     """The sizer of ``text`` (its one encode) and its Markdown blocks.
 
-    tiktoken on CPython releases the GIL while it encodes, so for a long text the encode
-    runs on a second thread while this one scans the Markdown: on a machine with a free
-    core the scan costs no wall time. The results are the same either way.
+    tiktoken on CPython releases the GIL while it encodes, so for a long text a second
+    thread scans the Markdown meanwhile: on a machine with a free core the scan costs no
+    wall time. The encode stays on the calling thread (tiktoken measured ~25 % slower on
+    a thread other than the one that made the encoding). The results are the same either way.
     """
     if not releases_gil or len(text) < _PARALLEL_MIN_CHARS:
         return sizer_factory(text), parse_blocks(text)
-    made: list[Any] = []
+    parsed: list[list[Block]] = []
     failed: list[BaseException] = []
 
-    def encode() -> None:
+    def scan() -> None:
         try:
-            made.append(sizer_factory(text))
+            parsed.append(parse_blocks(text))
         except BaseException as err:  # re-raised on the calling thread below
             failed.append(err)
 
-    worker = threading.Thread(target=encode, name="ragchunk-encode", daemon=True)
+    worker = threading.Thread(target=scan, name="ragchunk-markdown", daemon=True)
     worker.start()
     try:
-        blocks = parse_blocks(text)
+        sizer = sizer_factory(text)
     finally:
         worker.join()
     if failed:
         raise failed[0]
-    return made[0], blocks
+    return sizer, parsed[0]
 
 
 def _sizer_factory(tokenizer: object) -> tuple[Callable[[str], Any], str, bool]:
@@ -533,7 +575,7 @@ class _Splitter:
     # -- driver ---------------------------------------------------------------------------
 
     def run(self) -> list[Chunk]:
-        size, est = self.size, self.sizer.est
+        size, fits = self.size, self.sizer.fits
         stack: list = [_CLOSE, *reversed(self._top_units())]
         while stack:
             unit = stack.pop()
@@ -552,7 +594,7 @@ class _Splitter:
                 self._pack_span(unit[0], unit[1], unit[2])
                 continue
             if cur is not None:
-                if est(cur.start, unit[1]) <= size:
+                if fits(cur.start, unit[1], size):
                     cur.units.append(unit)
                     cur.end = unit[1]
                     continue
@@ -566,10 +608,11 @@ class _Splitter:
 
     def _open(self, unit: tuple) -> bool:
         """Start a chunk with ``unit`` and the longest tail that fits with it; False if none fits."""
-        size = self.size
-        guess = self.sizer.est(unit[0], unit[1])
+        size, sizer = self.size, self.sizer
         # Near the target the estimate may be a token or two high: ask the exact count.
-        if guess > size and (guess > size + self.slack or self.sizer.exact(unit[0], unit[1]) > size):
+        if not sizer.fits(unit[0], unit[1], size) and (
+            not sizer.fits(unit[0], unit[1], size + self.slack) or sizer.exact(unit[0], unit[1]) > size
+        ):
             return False
         tail = self._choose_tail(unit[1])
         if tail is None:

@@ -219,8 +219,8 @@ def test_progress_does_not_change_the_split():
 
 
 def test_encoding_beside_the_markdown_scan_changes_nothing():
-    # By name, CPython's tiktoken encodes a long text on a second thread while the Markdown
-    # is scanned; the same tokenizer passed as an object takes the one-thread path.
+    # By name, a long text's Markdown is scanned on a second thread while CPython's tiktoken
+    # encodes it; the same tokenizer passed as an object takes the one-thread path.
     text = "\n\n".join(path.read_text(encoding="utf-8") for path in DOCS * 2)
     assert len(text) >= split_module._PARALLEL_MIN_CHARS
     threads = []
@@ -235,7 +235,7 @@ def test_encoding_beside_the_markdown_scan_changes_nothing():
         parallel = split(text, by="headings", size=128, overlap=16, tokenizer="cl100k_base")
     finally:
         split_module.threading.Thread = real_thread
-    assert threads == ["ragchunk-encode"]
+    assert threads == ["ragchunk-markdown"]
     single = split(text, by="headings", size=128, overlap=16, tokenizer=get_tokenizer("cl100k_base"))
     assert parallel.chunks == single.chunks and parallel.stats == single.stats
 
@@ -256,7 +256,7 @@ def test_token_ends_in_an_array_change_nothing(monkeypatch):
     assert split(text, by="headings", size=64, overlap=8).chunks == as_list.chunks
 
 
-def test_an_error_on_the_encode_thread_reaches_the_caller():
+def test_an_error_on_either_thread_reaches_the_caller(monkeypatch):
     class Broken(Exception):
         pass
 
@@ -265,6 +265,14 @@ def test_an_error_on_the_encode_thread_reaches_the_caller():
 
     with pytest.raises(Broken, match="xxxxx"):
         split_module._prepare("x" * split_module._PARALLEL_MIN_CHARS, factory, True)
+
+    def broken_scan(text):
+        raise Broken("scan " + text[:3])
+
+    monkeypatch.setattr(split_module, "parse_blocks", broken_scan)
+    tokenizer = get_tokenizer("cl100k_base")
+    with pytest.raises(Broken, match="scan xxx"):
+        split_module._prepare("x" * split_module._PARALLEL_MIN_CHARS, lambda text: tokenizer.encode(text), True)
 
 
 def test_progress_exceptions_stop_the_split():
