@@ -64,6 +64,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+from queue import SimpleQueue
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
@@ -79,7 +80,14 @@ from .plan import check_chunking, check_ratio
 from .sentences import iter_sentence_starts, sentence_spans
 from .settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP
 from .stats import Stats, compute_stats
-from .tokenizers import CharEstimate, TiktokenTokenizer, Tokenizer, WasmTokenizer, check_encoding, get_tokenizer
+from .tokenizers import (
+    CharEstimate,
+    TiktokenTokenizer,
+    Tokenizer,
+    WasmTokenizer,
+    check_encoding,
+    get_tokenizer,
+)
 
 __all__ = ["BY_CHOICES", "Chunk", "Split", "split", "unknown_by"]
 
@@ -182,7 +190,7 @@ def split(
     if by not in BY_CHOICES:
         raise unknown_by(by)
     size, overlap = check_chunking(size, overlap)
-    sizer_factory, name, releases_gil = _sizer_factory(tokenizer)
+    sizer_factory, name, parallel = _sizer_factory(tokenizer)
     if progress is not None and not callable(progress):
         raise RagchunkError(
             "progress",
@@ -203,8 +211,8 @@ def split(
     chunks: list[Chunk] = []
     # Not text.strip(): that copies the whole text when it ends with a line break.
     if text and not text.isspace():
-        sizer, blocks = _prepare(text, sizer_factory, releases_gil)
-        chunks = _Splitter(text, by, size, overlap, sizer, blocks, progress).run()
+        sizer, structure = _prepare(text, sizer_factory, parallel)
+        chunks = _Splitter(text, by, size, overlap, sizer, structure, progress).run()
     if progress is not None:
         progress(len(text), len(text))
     stats = compute_stats([c.tokens for c in chunks], [c.overlap_tokens for c in chunks], size)
@@ -245,25 +253,12 @@ class _TokenSizer:
     the token with its first byte, so offsets never need converting from bytes.
     """
 
-    def __init__(self, text: str, tokenizer: Any, sync: bool) -> None:
+    def __init__(self, text: str, tokenizer: Any, sync: bool, ends: list[int] | array | None = None) -> None:
         self.text = text
         self.count = tokenizer.count
-        ids = tokenizer.encode(text)
-        counts = tokenizer.code_point_counts()
-        # itemgetter reads the counts of many ids at C speed. A list bisects twice as fast
-        # as an array, but holds an end in 36 bytes instead of 4: long documents get an
-        # array, built slice by slice so that no list of a Python int per token is made.
-        if len(ids) < _ARRAY_ENDS_FROM:
-            ends: list[int] | array = list(accumulate(itemgetter(*ids)(counts))) if len(ids) > 1 else [counts[ids[0]]]
-        else:
-            ends = array("I")
-            total = 0
-            for first in range(0, len(ids), _ENDS_SLICE):
-                part = ids[first : first + _ENDS_SLICE]
-                running = accumulate(itemgetter(*part)(counts) if len(part) > 1 else (counts[part[0]],), initial=total)
-                next(running)  # the initial value itself
-                ends.extend(running)
-                total = ends[-1]
+        if ends is None:
+            ids = tokenizer.encode(text)
+            ends = _token_ends(ids, tokenizer.code_point_counts(), 0, len(ids) >= _ARRAY_ENDS_FROM)
         self.ends = ends
         self.sync = sync
         # Consecutive chunks share edges (a chunk's last sentence is the next one's overlap):
@@ -336,6 +331,30 @@ class _TokenSizer:
         # text[s:first + 1] ends with one ASCII character that is a piece (one token) of its own.
         head = self._count(s, first + 1) - 1 if first > s else 0
         return head + (i_last - i_first) + self._count(last, e)
+
+
+def _token_ends(ids: Any, counts: Any, offset: int, compact: bool) -> list[int] | array:
+    """The code-point end of every token of ``ids`` (tokens of a text starting at ``offset``).
+
+    itemgetter reads the counts of many ids at C speed. A list bisects faster than an
+    array, but holds an end in 36 bytes instead of 4: ``compact`` ends come in an array,
+    built slice by slice so that no list of a Python int per token is ever made.
+    """
+    if not compact:
+        if len(ids) < 2:
+            return [offset + counts[ids[0]]] if ids else []
+        running = accumulate(itemgetter(*ids)(counts), initial=offset)
+        next(running)  # the initial value itself
+        return list(running)
+    ends = array("I")
+    total = offset
+    for first in range(0, len(ids), _ENDS_SLICE):
+        part = ids[first : first + _ENDS_SLICE]
+        running = accumulate(itemgetter(*part)(counts) if len(part) > 1 else (counts[part[0]],), initial=total)
+        next(running)  # the initial value itself
+        ends.extend(running)
+        total = ends[-1]
+    return ends
 
 
 def _last_sync(text: str, first: int, e: int) -> int:
@@ -446,47 +465,97 @@ class _CountSizer:
 
 # Below this length a thread costs more than the scan it hides.
 _PARALLEL_MIN_CHARS = 1 << 16
+# Where the pieces of a parallel encode end, as shares of the text: the first piece is
+# long enough to hide the Markdown scan, the last short so that little work follows it.
+_PIECE_SHARES = (0.5, 0.8, 0.95)
+# Places where text can be cut and encoded in pieces with the ids of one encode, in all
+# four encodings of the registry: after a line break between a non-space and a visible
+# ASCII character other than "/" (group 1 ends there; as in tokenizers.encode_in_pieces), or
+# before a single space between a visible ASCII character and an ASCII letter (group 2:
+# no pre-tokenizer piece runs over that space, and the text before it ends the same way
+# at the end of a text as before " word"). Searched at most this far for each cut.
+_PIECE_CUT = re.compile(r"(\S\r?\n)[!-.0-~]|[!-~]( )[A-Za-z]")
+_PIECE_SEARCH = 1 << 16
 
 
-def _prepare(text: str, sizer_factory: Callable[[str], Any], releases_gil: bool) -> tuple[Any, list[Block]]:
-    """The sizer of ``text`` (its one encode) and its Markdown blocks.
+class _Structure(NamedTuple):
+    """The Markdown blocks of a text and what the splitter derives from them."""
 
-    tiktoken on CPython releases the GIL while it encodes, so for a long text a second
-    thread scans the Markdown meanwhile: on a machine with a free core the scan costs no
-    wall time. The encode stays on the calling thread (tiktoken measured ~25 % slower on
-    a thread other than the one that made the encoding). The results are the same either way.
+    blocks: list[Block]
+    paths: list[tuple[str, ...]]  # heading path in force at each block
+    block_starts: list[int]
+    section_end: list[int]  # see _section_ends
+
+
+def _structure(text: str) -> _Structure:
+    blocks = parse_blocks(text)
+    return _Structure(blocks, heading_paths(blocks), [b.start for b in blocks], _section_ends(blocks))
+
+
+def _prepare(text: str, sizer_factory: Callable[[str], Any], parallel: Any) -> tuple[Any, _Structure]:
+    """The sizer of ``text`` (its one encode) and its Markdown structure.
+
+    ``parallel`` is a tiktoken tokenizer (CPython) or None. tiktoken releases the GIL
+    while it encodes, so for a long text the calling thread encodes it in a few pieces
+    (cut where every encoding of the registry cuts, so the ids are those of one encode)
+    while a second thread scans the Markdown, then turns each finished piece into token
+    ends: on a machine with a free core that work costs no wall time. The encode stays
+    on the calling thread (tiktoken measured ~25 % slower on a thread other than the one
+    that first used it). The results are the same either way.
     """
-    if not releases_gil or len(text) < _PARALLEL_MIN_CHARS:
-        return sizer_factory(text), parse_blocks(text)
-    parsed: list[list[Block]] = []
+    if parallel is None or len(text) < _PARALLEL_MIN_CHARS:
+        return sizer_factory(text), _structure(text)
+    cuts = [0]
+    for share in _PIECE_SHARES:
+        at = max(cuts[-1] + 1, int(len(text) * share))
+        found = _PIECE_CUT.search(text, at, at + _PIECE_SEARCH)
+        if found is not None:
+            cuts.append(found.end(1) if found.end(1) >= 0 else found.start(2))
+    cuts.append(len(text))
+    counts = parallel.code_point_counts()
+    compact = len(text) >= 4 * _ARRAY_ENDS_FROM  # about as many tokens as the one-piece rule
+    pieces: SimpleQueue = SimpleQueue()
+    ends: list[Any] = [None] * (len(cuts) - 1)
+    structure: list[_Structure] = []
     failed: list[BaseException] = []
 
-    def scan() -> None:
+    def work() -> None:
         try:
-            parsed.append(parse_blocks(text))
+            structure.append(_structure(text))
+            while (piece := pieces.get()) is not None:
+                index, ids = piece
+                ends[index] = _token_ends(ids, counts, cuts[index], compact)
         except BaseException as err:  # re-raised on the calling thread below
             failed.append(err)
 
-    worker = threading.Thread(target=scan, name="ragchunk-markdown", daemon=True)
+    worker = threading.Thread(target=work, name="ragchunk-markdown", daemon=True)
     worker.start()
     try:
-        sizer = sizer_factory(text)
+        for index in range(len(cuts) - 1):
+            pieces.put((index, parallel.encode(text[cuts[index] : cuts[index + 1]])))
     finally:
+        pieces.put(None)
         worker.join()
     if failed:
         raise failed[0]
-    return sizer, parsed[0]
+    whole = ends[0]
+    for part in ends[1:]:
+        whole.extend(part)
+    return _TokenSizer(text, parallel, _syncs(parallel), whole), structure[0]
 
 
-def _sizer_factory(tokenizer: object) -> tuple[Callable[[str], Any], str, bool]:
+def _sizer_factory(tokenizer: object) -> tuple[Callable[[str], Any], str, Any]:
     """Validate the tokenizer argument; return a sizer factory (text -> sizer), its name,
-    and whether its encode releases the GIL (so it may run beside the Markdown scan)."""
+    and the tokenizer when its encode releases the GIL (so that the Markdown scan may run
+    beside it), else None."""
     if isinstance(tokenizer, str):
         real = get_tokenizer(check_encoding(tokenizer))
-        return (lambda text: _TokenSizer(text, real, _syncs(real))), real.name, isinstance(real, TiktokenTokenizer)
+        # Pieces are cut where the registry's encodings cut (see _PIECE_CUT).
+        parallel = real if isinstance(real, TiktokenTokenizer) and real.name in _SYNC_ENCODINGS else None
+        return (lambda text: _TokenSizer(text, real, _syncs(real))), real.name, parallel
     if isinstance(tokenizer, CharEstimate):
         ratio = check_ratio(tokenizer.ratio)
-        return (lambda text: _CharSizer(ratio)), CharEstimate(ratio).name, False
+        return (lambda text: _CharSizer(ratio)), CharEstimate(ratio).name, None
     count = getattr(tokenizer, "count", None)
     if not callable(count):
         raise RagchunkError(
@@ -498,8 +567,8 @@ def _sizer_factory(tokenizer: object) -> tuple[Callable[[str], Any], str, bool]:
     if getattr(tokenizer, "exact", False) and callable(getattr(tokenizer, "encode", None)) and callable(
         getattr(tokenizer, "code_point_counts", None)
     ):
-        return (lambda text: _TokenSizer(text, tokenizer, _syncs(tokenizer))), name, False
-    return (lambda text: _CountSizer(text, count)), name, False
+        return (lambda text: _TokenSizer(text, tokenizer, _syncs(tokenizer))), name, None
+    return (lambda text: _CountSizer(text, count)), name, None
 
 
 def _syncs(tokenizer: object) -> bool:
@@ -550,7 +619,7 @@ class _Open:
 class _Splitter:
     """One run of the algorithm over one text (see the module docstring)."""
 
-    def __init__(self, text: str, by: str, size: int, overlap: int, sizer: Any, blocks: list[Block],
+    def __init__(self, text: str, by: str, size: int, overlap: int, sizer: Any, structure: _Structure,
                  progress: Callable[[int, int], None] | None = None) -> None:
         self.text = text
         self.by = by
@@ -558,10 +627,7 @@ class _Splitter:
         self.overlap = overlap
         self.sizer = sizer
         self.slack = 2 + size // 64
-        self.blocks = blocks
-        self.paths = heading_paths(self.blocks)
-        self.block_starts = [b.start for b in self.blocks]
-        self.section_end = _section_ends(self.blocks)
+        self.blocks, self.paths, self.block_starts, self.section_end = structure
         self.chunks: list[Chunk] = []
         self.cur: _Open | None = None
         # The last chunk emitted: (start, end, starts of its units that begin a sentence).

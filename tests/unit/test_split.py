@@ -260,19 +260,51 @@ def test_an_error_on_either_thread_reaches_the_caller(monkeypatch):
     class Broken(Exception):
         pass
 
-    def factory(text):
-        raise Broken(text[:5])
+    tokenizer = get_tokenizer("cl100k_base")
+    text = "x" * split_module._PARALLEL_MIN_CHARS
+
+    class BrokenEncode:
+        name = tokenizer.name
+
+        def code_point_counts(self):
+            return tokenizer.code_point_counts()
+
+        def encode(self, text):
+            raise Broken(text[:5])
 
     with pytest.raises(Broken, match="xxxxx"):
-        split_module._prepare("x" * split_module._PARALLEL_MIN_CHARS, factory, True)
+        split_module._prepare(text, None, BrokenEncode())
 
     def broken_scan(text):
         raise Broken("scan " + text[:3])
 
     monkeypatch.setattr(split_module, "parse_blocks", broken_scan)
-    tokenizer = get_tokenizer("cl100k_base")
     with pytest.raises(Broken, match="scan xxx"):
-        split_module._prepare("x" * split_module._PARALLEL_MIN_CHARS, lambda text: tokenizer.encode(text), True)
+        split_module._prepare(text, None, tokenizer)
+
+
+@pytest.mark.parametrize("compact", [False, True])
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base", "p50k_base", "r50k_base"])
+def test_token_ends_made_piece_by_piece_are_those_of_one_encode(monkeypatch, encoding, compact):
+    # The parallel path encodes a long text in pieces and turns each into token ends on
+    # the Markdown thread; the ends (and so every count) must be those of one encode.
+    if compact:
+        monkeypatch.setattr(split_module, "_ARRAY_ENDS_FROM", 0)
+    tokenizer = get_tokenizer(encoding)
+    base = "\n\n".join(path.read_text(encoding="utf-8") for path in DOCS * 2)
+    texts = [
+        base,
+        base.replace("\n", "\r\n"),  # CRLF line breaks
+        "ünïcödé wörds, 日本語。 🙂\n" * 3000,  # every piece boundary after non-ASCII text
+        "x" * split_module._PARALLEL_MIN_CHARS,  # no boundary at all: one piece
+    ]
+    for text in texts:
+        assert len(text) >= split_module._PARALLEL_MIN_CHARS
+        sizer, structure = split_module._prepare(text, None, tokenizer)
+        one = split_module._TokenSizer(text, tokenizer, sync=True)
+        assert list(sizer.ends) == list(one.ends) and sizer.ends[-1] == len(text)
+        assert (getattr(sizer.ends, "typecode", None) == "I") == compact
+        assert structure == split_module._structure(text)
 
 
 def test_progress_exceptions_stop_the_split():
