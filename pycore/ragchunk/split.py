@@ -267,6 +267,11 @@ class _TokenSizer:
         # fits() is asked again and again with the start of the chunk being filled.
         self.fit_start = -1
         self.fit_first = 0
+        # exact(): (start, first sync point, end of its match, its token index) and
+        # (end, last sync point, its token index, the first sync point it was sought from)
+        # of recent calls.
+        self.first_for = (-1, 0, 0, 0)
+        self.last_for = (-1, 0, 0, 0)
 
     def _count(self, s: int, e: int) -> int:
         memo = self.memo
@@ -314,16 +319,30 @@ class _TokenSizer:
         text = self.text
         if not self.sync:
             return self.count(text[s:e])
-        if s and text[s - 1] == "\n" and text[s] in _LINE_STARTS:
-            first = s
+        # A chunk's overlap and the chunk share their start, and the overlap ends where the
+        # previous chunk ended: the last call's first sync point (with its token index) and
+        # the last sync point found for each end are reused when they still apply.
+        if s == self.first_for[0] and self.first_for[2] <= e:
+            _, first, _, i_first = self.first_for
         else:
-            found = _SYNC.search(text, s, e)
-            if found is None:
-                return self._count(s, e)
-            first = found.start() + 1
-        last = _last_sync(text, first, e)
+            if s and text[s - 1] == "\n" and text[s] in _LINE_STARTS:
+                first, reach = s, s + 1
+            else:
+                found = _SYNC.search(text, s, e)
+                if found is None:
+                    return self._count(s, e)
+                first, reach = found.start() + 1, found.end()
+            i_first = bisect_right(self.ends, first)
+            self.first_for = (s, first, reach, i_first)
+        last_for = self.last_for
+        if last_for[0] == e and last_for[3] <= first <= last_for[1]:
+            # Found in a span that holds this one, and inside this one: still the last.
+            last, i_last = last_for[1], last_for[2]
+        else:
+            last = _last_sync(text, first, e)
+            i_last = bisect_right(self.ends, last)
+            self.last_for = (e, last, i_last, first)
         ends = self.ends
-        i_first, i_last = bisect_right(ends, first), bisect_right(ends, last)
         # The character before a sync point is ASCII (one byte): a token that ends after it
         # ends exactly there, in bytes too.
         if ends[i_first - 1] != first or ends[i_last - 1] != last:
@@ -515,16 +534,25 @@ def _prepare(text: str, sizer_factory: Callable[[str], Any], parallel: Any) -> t
     counts = parallel.code_point_counts()
     compact = len(text) >= 4 * _ARRAY_ENDS_FROM  # about as many tokens as the one-piece rule
     pieces: SimpleQueue = SimpleQueue()
-    ends: list[Any] = [None] * (len(cuts) - 1)
+    ends: list[Any] = []  # the whole text's, extended piece by piece (pieces come in order)
     structure: list[_Structure] = []
     failed: list[BaseException] = []
+    # The scan starts once this thread is about to encode: begun at once, it would hold the
+    # GIL while Thread.start() waits for it, and this thread would get the GIL back only
+    # after the switch interval (5 ms).
+    encoding = threading.Event()
 
     def work() -> None:
         try:
+            encoding.wait()
             structure.append(_structure(text))
             while (piece := pieces.get()) is not None:
                 index, ids = piece
-                ends[index] = _token_ends(ids, counts, cuts[index], compact)
+                part = _token_ends(ids, counts, cuts[index], compact)
+                if ends:
+                    ends[0].extend(part)
+                else:
+                    ends.append(part)
         except BaseException as err:  # re-raised on the calling thread below
             failed.append(err)
 
@@ -532,16 +560,16 @@ def _prepare(text: str, sizer_factory: Callable[[str], Any], parallel: Any) -> t
     worker.start()
     try:
         for index in range(len(cuts) - 1):
-            pieces.put((index, parallel.encode(text[cuts[index] : cuts[index + 1]])))
+            piece = text[cuts[index] : cuts[index + 1]]
+            encoding.set()
+            pieces.put((index, parallel.encode(piece)))
     finally:
+        encoding.set()
         pieces.put(None)
         worker.join()
     if failed:
         raise failed[0]
-    whole = ends[0]
-    for part in ends[1:]:
-        whole.extend(part)
-    return _TokenSizer(text, parallel, _syncs(parallel), whole), structure[0]
+    return _TokenSizer(text, parallel, _syncs(parallel), ends[0]), structure[0]
 
 
 def _sizer_factory(tokenizer: object) -> tuple[Callable[[str], Any], str, Any]:

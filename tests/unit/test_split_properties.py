@@ -108,6 +108,23 @@ def test_text_cut_at_a_piece_cut_encodes_to_the_same_ids(text, encoding):
         assert tokenizer.encode(text[:cut]) + tokenizer.encode(text[cut:]) == whole, (text[:cut], text[cut:])
 
 
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
+def test_exact_counts_reusing_recent_sync_points_match_a_recount(encoding):
+    # exact() reuses the first sync point of the last call with the same start and the last
+    # sync point of the last call with the same end: calls sharing a start or an end, in
+    # every order, must still give the recount.
+    tokenizer = get_tokenizer(encoding)
+    text = (Path(__file__).parents[1] / "data" / "md" / "nopt-README.md").read_text(encoding="utf-8")[:3000]
+    sizer = _TokenSizer(text, tokenizer, sync=True)
+    points = list(range(0, len(text), 97)) + [len(text)]
+    for end in points[1:]:
+        for start in [p for p in points if p < end] + [p for p in reversed(points) if p < end]:
+            assert sizer.exact(start, end) == tokenizer.count(text[start:end]), (start, end)
+    for start in points[:-1]:
+        for end in [p for p in points if p > start] + [p for p in reversed(points) if p > start]:
+            assert sizer.exact(start, end) == tokenizer.count(text[start:end]), (start, end)
+
+
 def _last_sync_by_brute_force(text: str, first: int, end: int) -> int:
     # Every match of the sync pattern inside text[first - 1:end], tried at every position.
     cuts = [m.start() + 1 for k in range(first - 1, end) if (m := _SYNC.match(text, k, end))]
