@@ -94,9 +94,9 @@ def median_seconds(func: Callable[[], object], runs: int) -> tuple[float, object
 
 
 def ragchunk_splitter(one_thread: bool = False) -> Callable[[str], list[str]]:
-    """ragchunk by headings; ``one_thread`` passes the tokenizer object, which keeps the
-    encode on the calling thread (by name, CPython's tiktoken encodes beside the Markdown
-    scan on a second thread)."""
+    """ragchunk by headings; ``one_thread`` passes the tokenizer object, which takes the
+    one-thread path (by name, the Markdown is scanned and the token ends are made on a
+    second thread while the calling thread encodes)."""
     sizer = get_tokenizer(ENCODING) if one_thread else ENCODING
 
     def run(text: str) -> list[str]:

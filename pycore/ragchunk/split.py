@@ -54,9 +54,10 @@ the last such point inside a chunk are the document's tokens there, and only the
 are re-encoded. When an exact count exceeds ``size`` (BPE merges differ at the edges),
 the chunk is shrunk (shorter overlap, last unit dropped, or the unit cut finer) and
 counted again; each step removes something, so this ends. All work is linear in the
-length of the text. On CPython, the Markdown of a long text named by its encoding is
-scanned on a second thread while the calling thread encodes it (tiktoken releases the
-GIL); results are the same.
+length of the text. On CPython, a long text named by its encoding is encoded by the
+calling thread in four pieces (cut where every encoding cuts, so the ids are those of one
+encode) while a second thread scans its Markdown and turns each finished piece into token
+ends (tiktoken releases the GIL while it encodes); the results are the same.
 """
 
 from __future__ import annotations
