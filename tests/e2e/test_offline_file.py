@@ -15,6 +15,7 @@ import build
 from conftest import Watch
 from pages import CalculatorPage, SplitterPage
 from ragchunk import get_tokenizer, split, windows
+from test_a11y import check_axe
 
 DOC = (Path(__file__).resolve().parents[2] / "tests" / "data" / "md" / "tiktoken-js-README.md").read_text(encoding="utf-8")
 MULTILINGUAL = (
@@ -98,6 +99,29 @@ def test_both_tools_work_from_disk_with_exact_results(offline_page):
     expected = split(DOC, by="headings", size=512, overlap=64)
     assert splitter.stat("chunks") == f"{len(expected.chunks):,}"
     assert splitter.cards()[0]["text"] == expected.chunks[0].text
+
+
+def test_the_offline_file_passes_axe(offline_page):
+    """The file's own HTML (inline script and style, core on the page's thread) under axe,
+    light and dark, fresh and with results, in both tools."""
+    page = offline_page
+    calc = CalculatorPage(page)
+    calc.wait_ready()
+    calc.wait_core_numbers()
+    check_axe(page, page, "offline file, calculator", "en", "fresh")
+    calc.paste(MULTILINGUAL)
+    page.click("#results summary")
+    assert page.is_visible("#windows li") and page.is_visible("#python-snippet")
+    check_axe(page, page, "offline file, calculator", "en", "text, preview")
+
+    page.click('nav a:has-text("Text splitter")')
+    page.wait_for_url("**/ragchunk-offline.html?tool=splitter")
+    page.wait_for_selector('#core-status[data-state="ready"]')
+    check_axe(page, page, "offline file, splitter", "en", "fresh")
+    SplitterPage(page).choose_file("README.md", DOC.encode("utf-8"))
+    page.click("#split-results summary")
+    assert page.is_visible(".chunk-card") and page.is_visible("#histogram li")
+    check_axe(page, page, "offline file, splitter", "en", "split")
 
 
 def test_cancel_rejects_the_pending_request_and_the_core_stays_usable(offline_page):
