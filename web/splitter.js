@@ -168,10 +168,33 @@ function focusCard(id) {
   rendered.get(id).focus();
 }
 
-// The feed pattern (WAI-ARIA APG): Page Down / Page Up move between cards; arrow keys,
-// Home and End scroll the focused card's own text.
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), '
+  + 'textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+
+/** Focus the first tab stop after the chunk list (`forward`) or the last one before it. */
+function leaveFeed(forward) {
+  const list = $("chunk-list");
+  const after = (el) => list.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING;
+  const stops = [...document.querySelectorAll(FOCUSABLE)]
+    .filter((el) => !list.contains(el) && Boolean(after(el)) === forward);
+  if (!forward) stops.reverse();
+  // Controls in a closed <details> keep their boxes but take no focus: try each in turn.
+  for (const el of stops) {
+    el.focus();
+    if (document.activeElement === el) return;
+  }
+}
+
+// The feed pattern (WAI-ARIA APG): Page Down / Page Up move between cards; Control+End and
+// Control+Home leave the list (every card is a tab stop: a long list is many Tab presses);
+// arrow keys, Home and End scroll the focused card's own text.
 $("chunk-list").addEventListener("keydown", (event) => {
   const card = event.target.closest?.(".chunk-card");
+  if (card && event.ctrlKey && !event.altKey && !event.metaKey && (event.key === "End" || event.key === "Home")) {
+    event.preventDefault();
+    leaveFeed(event.key === "End");
+    return;
+  }
   if (!card || event.altKey || event.ctrlKey || event.metaKey) return;
   const step = { PageDown: 1, PageUp: -1 }[event.key];
   if (!step) return;

@@ -220,6 +220,18 @@ def test_splitter_by_keyboard(page, clipboard, tmp_path):
     assert page.evaluate("document.activeElement.dataset.id") == "12"
     keys.tab('.chunk-card[data-id="13"]')
     keys.tab('.chunk-card[data-id="12"]', back=True)
+    # Control+End / Control+Home leave the list: to the first tab stop after it, the last before it.
+    page.keyboard.press("Control+End")
+    assert keys.where().startswith("a#offline-download"), keys.where()
+    page.keyboard.press("Shift+Tab")  # back into the list: its last card in the page
+    assert page.evaluate("document.activeElement.classList.contains('chunk-card')"), keys.where()
+    page.keyboard.press("Control+Home")
+    before = page.evaluate("""() => {
+        const list = document.querySelector('#chunk-list'), e = document.activeElement;
+        return !list.contains(e) && !!(list.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING);
+    }""")
+    assert before, keys.where()
+    assert keys.where().startswith("summary"), keys.where()  # the closed "code" details' summary
 
 
 def test_splitter_escape_cancels_and_the_language_switches(page, clipboard):
