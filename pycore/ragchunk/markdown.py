@@ -88,12 +88,12 @@ class Block(NamedTuple):
     title: str = ""
 
 
+# Every whitespace character (none lies above U+3000), and "" for the end of a line.
+_SPACE_OR_END = frozenset(chr(c) for c in range(0x3001) if chr(c).isspace()) | frozenset([""])
 # A line whose first character is not in this set is paragraph text (or continues one);
 # it lets the common case skip every other test. Whitespace is listed because it may
 # indent a block or make the line blank.
-_SPECIAL_FIRST = frozenset("#`~>-*_+=|:<0123456789") | frozenset(
-    chr(c) for c in range(0x3001) if chr(c).isspace()
-) | frozenset([""])
+_SPECIAL_FIRST = frozenset("#`~>-*_+=|:<0123456789") | _SPACE_OR_END
 
 # Bounded quantifiers only: nothing here can backtrack more than a few characters.
 _ORDERED_MARKER = re.compile(r"([0-9]{1,9})[.)]")
@@ -119,7 +119,7 @@ _LEAF_FIRST = frozenset("#`~<-*_")
 # After "- ", "* " or "+ ", a character outside this set makes the line a plain bullet item
 # with text: no rule, no table row, no setext underline, no leaf block in the item, so its
 # item's text may continue lazily (what _is_rule, _list_marker and _item_start would say).
-_NOT_PLAIN_ITEM_TEXT = _LEAF_FIRST | frozenset(["", " ", "\t"])
+_NOT_PLAIN_ITEM_TEXT = _LEAF_FIRST | _SPACE_OR_END
 _BULLETS = frozenset("-*+")
 
 # A list item's (content column offset from the marker, marker key, number, content).
@@ -525,7 +525,7 @@ def _scan(lines: list[str]) -> list[tuple[str, int, int, int, str]]:
                 para = i
             i += 1
             continue
-        if char in _BULLETS and rest[1:2] == " " and rest[2:3] not in _NOT_PLAIN_ITEM_TEXT and not rest[2].isspace():
+        if char in _BULLETS and rest[1:2] == " " and rest[2:3] not in _NOT_PLAIN_ITEM_TEXT:
             # A plain bullet item with text ("- word"): it starts a list, even in a paragraph.
             if para >= 0:
                 emit(("paragraph", para, i - 1, 0, ""))
@@ -814,7 +814,7 @@ def _scan_list(
             j += 1
             continue
         if lcol <= 3:
-            if rest[0] == key and rest[1:2] == " " and rest[2:3] not in _NOT_PLAIN_ITEM_TEXT and not rest[2].isspace():
+            if rest[0] == key and rest[1:2] == " " and rest[2:3] not in _NOT_PLAIN_ITEM_TEXT:
                 # The common sibling "- text" (see _NOT_PLAIN_ITEM_TEXT).
                 stack = [lcol + 2]
                 if items is not None:

@@ -65,13 +65,13 @@ from __future__ import annotations
 import math
 import re
 import threading
-from queue import SimpleQueue
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 from operator import itemgetter
+from queue import SimpleQueue
 from typing import Any, NamedTuple
 
 from .errors import RagchunkError
@@ -88,6 +88,7 @@ from .tokenizers import (
     WasmTokenizer,
     check_encoding,
     get_tokenizer,
+    piece_cut,
 )
 
 __all__ = ["BY_CHOICES", "Chunk", "Split", "split", "unknown_by"]
@@ -488,13 +489,7 @@ _PARALLEL_MIN_CHARS = 1 << 16
 # Where the pieces of a parallel encode end, as shares of the text: the first piece is
 # long enough to hide the Markdown scan, the last short so that little work follows it.
 _PIECE_SHARES = (0.5, 0.8, 0.95)
-# Places where text can be cut and encoded in pieces with the ids of one encode, in all
-# four encodings of the registry: after a line break between a non-space and a visible
-# ASCII character other than "/" (group 1 ends there; as in tokenizers.encode_in_pieces), or
-# before a single space between a visible ASCII character and an ASCII letter (group 2:
-# no pre-tokenizer piece runs over that space, and the text before it ends the same way
-# at the end of a text as before " word"). Searched at most this far for each cut.
-_PIECE_CUT = re.compile(r"(\S\r?\n)[!-.0-~]|[!-~]( )[A-Za-z]")
+# How far each cut is looked for (a text without any place to cut is one piece).
 _PIECE_SEARCH = 1 << 16
 
 
@@ -527,10 +522,10 @@ def _prepare(text: str, sizer_factory: Callable[[str], Any], parallel: Any) -> t
         return sizer_factory(text), _structure(text)
     cuts = [0]
     for share in _PIECE_SHARES:
-        at = max(cuts[-1] + 1, int(len(text) * share))
-        found = _PIECE_CUT.search(text, at, at + _PIECE_SEARCH)
-        if found is not None:
-            cuts.append(found.end(1) if found.end(1) >= 0 else found.start(2))
+        at = max(cuts[-1], int(len(text) * share))
+        cut = piece_cut(text, at, at + _PIECE_SEARCH)
+        if cut is not None:
+            cuts.append(cut)
     cuts.append(len(text))
     counts = parallel.code_point_counts()
     compact = len(text) >= 4 * _ARRAY_ENDS_FROM  # about as many tokens as the one-piece rule
@@ -579,7 +574,7 @@ def _sizer_factory(tokenizer: object) -> tuple[Callable[[str], Any], str, Any]:
     beside it), else None."""
     if isinstance(tokenizer, str):
         real = get_tokenizer(check_encoding(tokenizer))
-        # Pieces are cut where the registry's encodings cut (see _PIECE_CUT).
+        # Pieces are cut where the registry's encodings cut (see tokenizers.piece_cut).
         parallel = real if isinstance(real, TiktokenTokenizer) and real.name in _SYNC_ENCODINGS else None
         return (lambda text: _TokenSizer(text, real, _syncs(real))), real.name, parallel
     if isinstance(tokenizer, CharEstimate):

@@ -223,13 +223,34 @@ class CharEstimate:
         return math.ceil(len(text) / self.ratio)
 
 
-# A line break between a visible character and a visible ASCII character other than "/"
-# is a whole pre-tokenizer piece (or ends one, after punctuation) in every encoding of
-# the registry, whatever follows; so text cut after it encodes to the same ids piece by
-# piece as whole. (After whitespace it is not: r50k and p50k read "\n\n" at the end of a
-# text as one piece but "\n" "\n" before a letter.)
-_PIECE_BOUNDARY = re.compile(r"\S\r?\n[!-.0-~]")
+# Places where a text can be cut and encoded piece by piece with the ids of one encode, in
+# every encoding of the registry (property-tested on all four):
+# - after a line break between a non-space and a visible ASCII character other than "/"
+#   (group 1 ends there): the break is a whole pre-tokenizer piece, or ends one after
+#   punctuation, whatever follows. (After whitespace it is not: r50k and p50k read "\n\n"
+#   at the end of a text as one piece but "\n" "\n" before a letter.)
+# - before a single space between a visible ASCII character and an ASCII letter (group 2):
+#   no piece runs over that space, and the text before it ends the same way at the end of
+#   a text as before " word".
+_PIECE_CUT = re.compile(r"(\S\r?\n)[!-.0-~]|[!-~]( )[A-Za-z]")
 ENCODE_PIECE_CHARS = 1 << 20
+
+
+def piece_cut(text: str, at: int, stop: int | None = None) -> int | None:
+    """The first offset after ``at`` where ``text`` can be cut into separately encoded
+    pieces without changing an id (registry encodings only), searched up to ``stop``
+    (default: the end); None if there is none.
+
+    >>> piece_cut("Line.\\nNext.", 0), piece_cut("x.\\n\\nNext", 0), piece_cut("日本語", 0)
+    (6, None, None)
+    >>> text = "say hello"
+    >>> text[:piece_cut(text, 0)], text[piece_cut(text, 0):]
+    ('say', ' hello')
+    """
+    found = _PIECE_CUT.search(text, at, len(text) if stop is None else stop)
+    if found is None:
+        return None
+    return found.end(1) if found.end(1) >= 0 else found.start(2)
 
 
 def encode_in_pieces(tokenizer: Tokenizer, text: str, progress: Callable[[int, int], None] | None = None,
@@ -238,11 +259,11 @@ def encode_in_pieces(tokenizer: Tokenizer, text: str, progress: Callable[[int, i
     :data:`ENCODE_PIECE_CHARS`) at a time so that a long
     text can report ``progress(done, total)`` (code-point offsets) between pieces.
 
-    Pieces end after a line break that follows a visible character and precedes a
-    visible ASCII one, a boundary of every pre-tokenizer piece of the registry's
-    encodings, so the ids are exactly those of one encode (tested on all four); a
-    stretch with no such boundary stays in one piece. Ids of a text longer than
-    one piece come back in an ``array("I")`` (4 bytes each).
+    Pieces end at a :func:`piece_cut` (after a line break between visible characters, or
+    before a space between a visible character and a letter), so the ids are exactly those
+    of one encode (tested on all four encodings); a stretch with no such place stays in
+    one piece. Ids of a text longer than one piece come back in an ``array("I")`` (4 bytes
+    each).
 
     >>> tokenizer = get_tokenizer("cl100k_base")
     >>> text = "One line.\\nTwo lines.\\n" * 500
@@ -262,8 +283,8 @@ def encode_in_pieces(tokenizer: Tokenizer, text: str, progress: Callable[[int, i
     ids = array("I")
     start = 0
     while start < total:
-        found = _PIECE_BOUNDARY.search(text, start + piece) if start + piece < total else None
-        end = found.end() - 1 if found is not None else total  # before the visible character
+        cut = piece_cut(text, start + piece) if start + piece < total else None
+        end = total if cut is None else cut
         part = tokenizer.encode(text[start:end])
         if isinstance(part, memoryview) and part.itemsize == ids.itemsize:
             ids.frombytes(part.cast("B"))  # a typed view is not "bytes-like" to frombytes in 3.14

@@ -19,7 +19,8 @@ if str(Path(__file__).parent) not in sys.path:
 
 from ragchunk import CharEstimate, RagchunkError, get_tokenizer, split  # noqa: E402
 from ragchunk.graphemes import floor_boundary, grapheme_spans, is_boundary  # noqa: E402
-from ragchunk.split import _PIECE_CUT, _SYNC, _TokenSizer, _last_sync  # noqa: E402
+from ragchunk.split import _SYNC, _TokenSizer, _last_sync  # noqa: E402
+from ragchunk.tokenizers import piece_cut  # noqa: E402
 from strategies import MULTIBYTE_PIECES, markdown  # noqa: E402
 from test_split import assert_guarantees, counter_for  # noqa: E402
 
@@ -99,13 +100,14 @@ def test_exact_counts_from_the_document_tokens_match_a_recount(text, data, encod
 @settings(max_examples=400, deadline=None)
 @given(SYNC_TEXT, st.sampled_from(["cl100k_base", "o200k_base", "p50k_base", "r50k_base"]))
 def test_text_cut_at_a_piece_cut_encodes_to_the_same_ids(text, encoding):
-    # A long text named by its encoding is encoded piece by piece (split._prepare): every
-    # cut _PIECE_CUT finds must give, piece by piece, the ids of one encode.
+    # Long texts are encoded piece by piece (split._prepare, tokenizers.encode_in_pieces):
+    # every cut piece_cut finds must give, piece by piece, the ids of one encode.
     tokenizer = get_tokenizer(encoding)
     whole = tokenizer.encode(text)
-    for found in _PIECE_CUT.finditer(text):
-        cut = found.end(1) if found.end(1) >= 0 else found.start(2)
+    cut = piece_cut(text, 0)
+    while cut is not None:
         assert tokenizer.encode(text[:cut]) + tokenizer.encode(text[cut:]) == whole, (text[:cut], text[cut:])
+        cut = piece_cut(text, cut)
 
 
 @pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])

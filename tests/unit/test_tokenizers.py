@@ -253,9 +253,9 @@ def test_encoding_in_pieces_gives_the_ids_of_one_encode(name):
         dones = [done for done, _ in calls]
         assert dones == sorted(set(dones)) and dones[-1] == len(text) and {t for _, t in calls} == {len(text)}
         assert len(calls) > 1
-    # A text without a boundary after the first piece stays one piece.
+    # A text without a place to cut after the first piece stays one piece.
     calls.clear()
-    flat = "word " * 400
+    flat = "日本語のテキスト、句読点だけ。" * 40
     assert list(encode_in_pieces(tokenizer, flat, lambda *a: calls.append(a), piece=100)) == tokenizer.encode(flat)
     assert calls == [(len(flat), len(flat))]
 
