@@ -171,7 +171,7 @@ def page_values() -> dict[str, str]:
     """Values written into index.html so the default answer is there at first paint."""
     sys.path.insert(0, str(PYCORE))
     from ragchunk.settings import form_spec
-    from ragchunk.plan import plan
+    from ragchunk.calculator import plan
 
     spec = form_spec()
     defaults = spec["defaults"]

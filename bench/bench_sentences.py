@@ -1,4 +1,4 @@
-"""Throughput of ``ragchunk.sentences.sentence_spans`` on about 1 MB of English prose.
+"""Throughput of ``ragchunk.segmentation.sentence_spans`` on about 1 MB of English prose.
 
 The corpus is built without network access from the ``*.md``, ``*.rst`` and ``*.txt``
 files of the running Python's site-packages and the docstrings of its standard library,
@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "pycore"))
 
-from ragchunk.sentences import sentence_spans  # noqa: E402
+from ragchunk.segmentation import sentence_spans  # noqa: E402
 
 TARGET_BYTES = 1_000_000
 RUNS = 5

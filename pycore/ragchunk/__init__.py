@@ -10,17 +10,15 @@
 __version__ = "0.1.0"
 
 from .errors import NotTextError, RagchunkError, UnknownEncodingError
+from .calculator import Plan, chunk_count, plan, tokens_from_chars
 from .export import chunk_record, to_jsonl
-from .plan import Plan, chunk_count, plan, tokens_from_chars
 from .settings import DEFAULT_ENCODING, ENCODINGS
-from .split import BY_CHOICES, Chunk, Split, split
+from .splitter import BY_CHOICES, Chunk, Split, split
 from .stats import Stats, compute_stats, format_stats
 from .textio import decode_document
 from .tokenizers import CharEstimate, Tokenizer, get_tokenizer
-from .windows import Window, windows
-
-# Bound last on purpose: the function, not the submodule of the same name, is the API.
-from .sentences import sentence_spans, sentences  # noqa: E402
+from .windowing import Window, windows
+from .segmentation import sentence_spans, sentences
 
 __all__ = [
     "BY_CHOICES",

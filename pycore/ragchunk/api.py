@@ -27,13 +27,13 @@ from typing import Any, Callable
 from . import __version__
 from .errors import RagchunkError
 from .fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_ratio
-from .plan import check_chunking, chunk_count, plan
+from .calculator import check_chunking, chunk_count, plan
 from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE, MAX_PAGE_DOCUMENT_BYTES, form_spec
-from .split import Split, split
+from .splitter import Split, split
 from .export import to_jsonl
 from .textio import check_text, decode_document, text_empty
 from .tokenizers import REGISTRY, CharEstimate, Registry, check_encoding, encode_in_pieces
-from .windows import Window, windows_of_ids
+from .windowing import Window, windows_of_ids
 
 MAX_PREVIEW_WINDOWS = 200
 

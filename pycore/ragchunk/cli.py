@@ -15,13 +15,13 @@ from . import __version__
 from .errors import RagchunkError
 from .export import to_jsonl
 from .fields import FormErrors, parse_number, read_calc_form, read_count, shown
-from .plan import Plan, check_ratio
+from .calculator import Plan, check_ratio
 from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, ENCODINGS, MAX_CHUNK_SIZE
-from .split import BY_CHOICES, split, unknown_by
+from .splitter import BY_CHOICES, split, unknown_by
 from .stats import format_stats
 from .textio import check_text, decode_document
 from .tokenizers import CharEstimate, get_tokenizer
-from .windows import windows
+from .windowing import windows
 
 FLAGS = {
     "doc_tokens": "--tokens",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .split import Chunk, Split
+from .splitter import Chunk, Split
 
 JSONL_KEYS: tuple[str, ...] = (
     "id",

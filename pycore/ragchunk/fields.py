@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .errors import RagchunkError
-from .plan import Plan, check_price, check_ratio, check_whole, overlap_not_smaller, plan, tokens_from_chars
+from .calculator import Plan, check_price, check_ratio, check_whole, overlap_not_smaller, plan, tokens_from_chars
 from .settings import LABELS, MAX_CHUNK_SIZE, MAX_DOC_CHARS, MAX_DOC_TOKENS
 
 # One way to match any digit run ("[0-9]+\.?[0-9]*" could split it anywhere: quadratic on a long one).
@@ -99,7 +99,7 @@ def read_calc_form(form: dict[str, str], *, decimal_comma: bool = False) -> Plan
 
 
 def read_ratio(raw: str, decimal_comma: bool = False) -> float:
-    """A typed characters-per-token ratio, checked (see :func:`ragchunk.plan.check_ratio`)."""
+    """A typed characters-per-token ratio, checked (see :func:`ragchunk.calculator.check_ratio`)."""
     return check_ratio(parse_number("chars_per_token", raw, decimal_comma), shown=shown(raw))
 
 

@@ -11,7 +11,7 @@ import pytest
 from conftest import origin_of
 from pages import CalculatorPage, SplitterPage, wait_language
 from ragchunk import plan, tokens_from_chars
-from ragchunk.split import split
+from ragchunk.splitter import split
 from ragchunk.textio import SIGNATURES, ZIP_KINDS, decode_document
 
 I18N = Path(__file__).resolve().parents[2] / "web" / "i18n"

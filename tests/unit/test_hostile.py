@@ -38,9 +38,9 @@ from ragchunk.markdown import parse_blocks
 
 from strategies import examples, markdown, markdown_text
 from test_markdown import assert_invariants
-from test_sentences import check_invariants
+from test_segmentation import check_invariants
 from test_split import HARD, _CountingTokenizer, assert_guarantees, counter_for
-from test_windows import check_windows
+from test_windowing import check_windows
 
 ROOT = Path(__file__).resolve().parents[2]
 PYCORE = ROOT / "pycore"
@@ -347,20 +347,23 @@ def test_issue_inputs_at_full_size_finish_and_keep_the_guarantees(name):
 def core_patterns() -> dict[str, re.Pattern]:
     """Every compiled regular expression at module level in the core, by ``module.NAME``."""
     found = {}
-    for info in pkgutil.iter_modules(ragchunk.__path__):
-        if info.name == "__main__":
+    for info in pkgutil.walk_packages(ragchunk.__path__, "ragchunk."):
+        if info.name.endswith("__main__"):
             continue
-        module = importlib.import_module(f"ragchunk.{info.name}")
+        module = importlib.import_module(info.name)
+        short = info.name.removeprefix("ragchunk.")
+        source = Path(module.__file__).read_text(encoding="utf-8")
         for name, value in vars(module).items():
-            if isinstance(value, re.Pattern):
-                found[f"{info.name}.{name}"] = value
+            # Only where it is defined: a pattern imported by another module is counted once.
+            if isinstance(value, re.Pattern) and re.search(rf"^{name} = re\.compile\(", source, re.MULTILINE):
+                found[f"{short}.{name}"] = value
     return found
 
 
 def test_every_regex_of_the_core_is_a_module_constant():
     """So :func:`core_patterns` sees them all: no ``re.search(...)`` or ``re.compile`` elsewhere."""
     compiled = 0
-    for path in sorted((PYCORE / "ragchunk").glob("*.py")):
+    for path in sorted((PYCORE / "ragchunk").rglob("*.py")):
         source = path.read_text(encoding="utf-8")
         direct = re.findall(r"\bre\.(?:match|search|fullmatch|sub|subn|split|findall|finditer)\(", source)
         assert not direct, f"{path.name} calls the re module directly: compile the pattern at module level"

@@ -28,7 +28,7 @@ from ragchunk.cli import main
 from ragchunk.graphemes import grapheme_spans, is_boundary
 from ragchunk.markdown import heading_paths, parse_blocks
 
-split_module = importlib.import_module("ragchunk.split")  # the module; ragchunk.split is the function
+split_module = importlib.import_module("ragchunk.splitter")
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = sorted((ROOT / "tests" / "data" / "md").glob("*.md"))

@@ -19,7 +19,7 @@ if str(Path(__file__).parent) not in sys.path:
 
 from ragchunk import CharEstimate, RagchunkError, get_tokenizer, split  # noqa: E402
 from ragchunk.graphemes import floor_boundary, grapheme_spans, is_boundary  # noqa: E402
-from ragchunk.split import _SYNC, _TokenSizer, _last_sync  # noqa: E402
+from ragchunk.splitter import _SYNC, _TokenSizer, _last_sync  # noqa: E402
 from ragchunk.tokenizers import piece_cut  # noqa: E402
 from strategies import MULTIBYTE_PIECES, markdown  # noqa: E402
 from test_split import assert_guarantees, counter_for  # noqa: E402

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from .errors import RagchunkError, UnknownEncodingError
-from .settings import DEFAULT_ENCODING, ENCODINGS
+from ..errors import RagchunkError, UnknownEncodingError
+from ..settings import DEFAULT_ENCODING, ENCODINGS
 
 
 class Tokenizer(Protocol):
@@ -305,7 +305,7 @@ def rank_file_dirs() -> list[Path]:
     dirs = []
     if os.environ.get("RAGCHUNK_ENCODERS"):
         dirs.append(Path(os.environ["RAGCHUNK_ENCODERS"]))
-    checkout = Path(__file__).resolve().parents[2]
+    checkout = Path(__file__).resolve().parents[3]
     dirs.append(checkout / "dist" / "assets" / "encoders")
     dirs.append(checkout / "node_modules" / "tiktoken" / "encoders")
     return dirs

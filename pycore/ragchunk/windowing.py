@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 from itertools import accumulate
 
 from .offsets import ByteToChar
-from .plan import check_chunking, chunk_count
+from .calculator import check_chunking, chunk_count
 from .tokenizers import Tokenizer
 
 
@@ -38,7 +38,7 @@ def windows(text: str, chunk_size: int, overlap: int, tokenizer: Tokenizer, limi
     """Cut ``text`` into the windows of the formula: ``chunk_size`` tokens, ``overlap`` shared.
 
     Window k holds tokens ``[k·step, k·step + chunk_size)`` with ``step = chunk_size − overlap``;
-    there are exactly :func:`ragchunk.plan.chunk_count` of them. ``limit`` keeps only the
+    there are exactly :func:`ragchunk.calculator.chunk_count` of them. ``limit`` keeps only the
     first windows (the count is still the formula's).
 
     >>> from ragchunk import get_tokenizer

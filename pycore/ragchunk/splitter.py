@@ -77,8 +77,8 @@ from typing import Any, NamedTuple
 from .errors import RagchunkError
 from .graphemes import floor_boundary
 from .markdown import Block, heading_paths, list_items, parse_blocks
-from .plan import check_chunking, check_ratio
-from .sentences import iter_sentence_starts, sentence_spans
+from .calculator import check_chunking, check_ratio
+from .segmentation import iter_sentence_starts, sentence_spans
 from .settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP
 from .stats import Stats, compute_stats
 from .tokenizers import (
