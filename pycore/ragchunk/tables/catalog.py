@@ -1,0 +1,3 @@
+"""Every family's tables: importing this module fills :data:`ragchunk.tables.CATALOG`."""
+
+from . import tiktoken  # noqa: F401
