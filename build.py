@@ -198,9 +198,7 @@ def prepare_tables() -> None:
         if table.source is None:
             raise SystemExit(f"build.py: the committed table {target.relative_to(ROOT)} is missing or changed;"
                              " regenerate it with the command its module names")
-        data = table_member(table.source)
-        if table.derive:
-            data = getattr(derive, table.derive)(data)
+        data = derive(table, table_member(table.source))
         digest = sha256_hex(data)
         if digest != table.sha256:
             raise SystemExit(f"build.py: table {table.file} came out with sha256 {digest}, not the pinned {table.sha256}")

@@ -12,13 +12,16 @@ Each table is a file of this package with a pinned sha256, described by a :class
 
 Nothing is fetched from the network at run time. A missing or altered file raises
 :class:`TableError` naming the file and the fix. The tables of a family are declared in
-``ragchunk/tables/<family>.py`` and listed in :data:`CATALOG` (``build.py`` reads it to
+``ragchunk/tables/<family>.py`` and collected in :data:`CATALOG` (``build.py`` reads it to
 fetch and derive them).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import importlib
+import pkgutil
 import threading
 from dataclasses import dataclass
 from importlib import resources
@@ -54,9 +57,9 @@ class Table:
     """One data file: its name, where it lives in the package, its hash and its origin.
 
     ``folder`` is ``"data"`` (made by ``build.py``, not committed) or ``"probed"``
-    (committed). ``derive`` names a pure function ``bytes -> bytes`` in
-    ``ragchunk.tables.derive`` that turns the source member into the table (``""``: the
-    member as it is). ``licence`` is the licence of the data and ``origin`` says in words
+    (committed). ``derive`` names a pure function ``bytes -> bytes`` of the module that
+    declares the table, which turns the source member into the table (``""``: the member
+    as it is). ``licence`` is the licence of the data and ``origin`` says in words
     where it comes from.
     """
 
@@ -68,15 +71,16 @@ class Table:
     origin: str
     source: Source | None = None
     derive: str = ""
+    module: str = ""
 
 
 CATALOG: dict[str, Table] = {}
 
 
-def register(*tables: Table) -> None:
-    """Add a family's tables to :data:`CATALOG` (called by ``ragchunk/tables/<family>.py``)."""
+def register(module: str, *tables: Table) -> None:
+    """Add a family's tables to :data:`CATALOG` (``ragchunk/tables/<family>.py`` calls it with its ``__name__``)."""
     for table in tables:
-        CATALOG[table.name] = table
+        CATALOG[table.name] = dataclasses.replace(table, module=module)
 
 
 _provided: dict[str, bytes] = {}
@@ -146,6 +150,20 @@ def _check(table: Table, data: bytes) -> None:
         )
 
 
+def derive(table: Table, member: bytes) -> bytes:
+    """The table made from its source member (``build.py`` calls it; pure, no I/O)."""
+    if not table.derive:
+        return member
+    return getattr(importlib.import_module(table.module), table.derive)(member)
+
+
 def _load_catalog() -> None:
-    # The families declare their tables in modules of their own; importing them fills CATALOG.
-    from . import catalog  # noqa: F401
+    # Each family declares its tables in a module of this package; importing them fills CATALOG.
+    if _loaded:
+        return
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
+    _loaded.append(True)
+
+
+_loaded: list[bool] = []

@@ -19,7 +19,7 @@ RANK_FILES = {
     "r50k_base": "199cf7ee5013d4cd95015d672fdc9d9d8ebf942f69fc5ed424148add1f533493",
 }
 
-register(*(
+register(__name__, *(
     Table(
         name=f"tiktoken-{name}",
         file=f"{name}.json",

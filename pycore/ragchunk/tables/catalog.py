@@ -1,3 +1,0 @@
-"""Every family's tables: importing this module fills :data:`ragchunk.tables.CATALOG`."""
-
-from . import tiktoken  # noqa: F401
