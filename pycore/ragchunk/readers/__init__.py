@@ -1,0 +1,68 @@
+"""Readers: a document's bytes -> the Markdown text its chunks are slices of, plus a source map.
+
+One module per format (``html``, ``pdf``, ``docx``, ``epub``, ``notebook``, ``rst``,
+``text``), each with ``read(data: bytes, name: str, options: ReadOptions) -> Extracted``.
+A reader writes the document's structure as Markdown the splitter understands (ATX
+headings ``#``, lists, pipe tables, fenced code), so the splitter stays one algorithm over
+one structure and every chunk is a verbatim slice of ``Extracted.text``. The source map
+takes offsets of that text back to the source: the page of a PDF, the element id
+(anchor) of an HTML heading.
+
+Readers are pure functions of the bytes (no I/O), the same on CPython and in Pyodide.
+Bad input raises :class:`ragchunk.errors.RagchunkError` with ``field="file"``, a stable
+``code`` and a message that names the file, what is wrong and the fix.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class ReadOptions:
+    """How to read: ``keep_boilerplate`` keeps HTML navigation (nav, header, footer, aside,
+    tables of contents) that is dropped by default."""
+
+    keep_boilerplate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    """What a reader made of one document.
+
+    ``text`` is the Markdown the chunks are slices of. ``kind`` names the format
+    (``"markdown"``, ``"text"``, ``"html"``, ``"pdf"``, ``"docx"``, ``"epub"``,
+    ``"ipynb"``, ``"rst"``). ``title`` is the document's own title ("" when it has none).
+    ``pages`` holds ``(offset, page)`` pairs, ascending: page ``page`` (1-based) begins at
+    code-point ``offset`` of ``text`` (PDF only; empty otherwise). ``anchors`` holds
+    ``(offset, anchor)`` pairs, ascending: the heading that starts at ``offset`` has the
+    element id ``anchor`` in the source (HTML, EPUB). ``notes`` are things a person
+    should know about the reading, as ``{"code", "params", "message"}`` dicts.
+    """
+
+    text: str
+    kind: str
+    title: str = ""
+    pages: tuple[tuple[int, int], ...] = ()
+    anchors: tuple[tuple[int, str], ...] = ()
+    notes: tuple[dict[str, Any], ...] = field(default=())
+
+    def page_at(self, offset: int) -> int | None:
+        """The page that holds code-point ``offset`` of ``text`` (None without pages).
+
+        >>> Extracted("a\\n\\nb", "pdf", pages=((0, 1), (3, 2))).page_at(3)
+        2
+        """
+        index = bisect_right(self.pages, (offset, float("inf"))) - 1
+        return self.pages[index][1] if index >= 0 else None
+
+    def anchor_at(self, offset: int) -> str:
+        """The anchor of the nearest heading at or before ``offset`` ("" when none).
+
+        >>> Extracted("# A\\n\\nx", "html", anchors=((0, "a"),)).anchor_at(5)
+        'a'
+        """
+        index = bisect_right(self.anchors, (offset, "\U0010ffff")) - 1
+        return self.anchors[index][1] if index >= 0 else ""
