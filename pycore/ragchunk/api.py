@@ -33,7 +33,7 @@ from .splitter import Split, split
 from .export import to_jsonl
 from .textio import check_text, decode_document, text_empty
 from .tokenizers import REGISTRY, CharEstimate, Registry, check_encoding, encode_in_pieces
-from .windowing import Window, windows_of_ids
+from .windowing import Window, windows_of
 
 MAX_PREVIEW_WINDOWS = 200
 
@@ -125,7 +125,8 @@ class Session:
         tokenizer = self._registry.get(encoding)
         if encoding not in self._ids:
             self._ids[encoding] = encode_in_pieces(tokenizer, text, progress)
-        ids = self._ids[encoding]
+        encoded = self._ids[encoding]
+        ids = encoded.ids
         result: dict[str, Any] = {
             "encoding": encoding,
             "chars": len(text),
@@ -144,7 +145,7 @@ class Session:
             return result
         first = max(0, int(payload.get("first", 0)))
         count = min(MAX_PREVIEW_WINDOWS, max(1, int(payload.get("count", DEFAULT_PREVIEW_WINDOWS))))
-        cut = windows_of_ids(text, ids, size, overlap, tokenizer, limit=first + count)[first:]
+        cut = windows_of(text, encoded, size, overlap, limit=first + count)[first:]
         result["window_count"] = chunk_count(len(ids), size, overlap)
         result["windows"] = [window_json(w, text) for w in cut]
         result["plan"] = plan(len(ids), size, overlap).to_json() if len(ids) else None

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from itertools import accumulate
 
-from .offsets import ByteToChar
 from .calculator import check_chunking, chunk_count
-from .tokenizers import Tokenizer
+from .tokenizers import Encoded, Tokenizer
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,34 +46,26 @@ def windows(text: str, chunk_size: int, overlap: int, tokenizer: Tokenizer, limi
     Raises :class:`RagchunkError` for an invalid size or overlap.
     """
     size, over = check_chunking(chunk_size, overlap)
-    ids = tokenizer.encode(text)
-    return windows_of_ids(text, ids, size, over, tokenizer, limit)
+    return windows_of(text, tokenizer.encode_with_offsets(text), size, over, limit)
 
 
-def windows_of_ids(
-    text: str, ids, chunk_size: int, overlap: int, tokenizer: Tokenizer, limit: int | None = None
-) -> list[Window]:
-    """:func:`windows` for token ids already computed by ``tokenizer.encode(text)``."""
+def windows_of(text: str, encoded: Encoded, chunk_size: int, overlap: int, limit: int | None = None) -> list[Window]:
+    """:func:`windows` for a text already encoded (``tokenizer.encode_with_offsets(text)``).
+
+    A window spans from the first character its first token covers to the last character
+    its last token covers (:class:`ragchunk.tokenizers.base.Encoded`).
+    """
     step = chunk_size - overlap
-    n = len(ids)
+    n = len(encoded.ids)
     count = chunk_count(n, chunk_size, overlap)
     if limit is not None:
         count = min(count, limit)
-    lengths = tokenizer.byte_lengths()
-    last_token = min(n, (count - 1) * step + chunk_size) if count else 0
-    byte_at = list(accumulate((lengths[i] for i in ids[:last_token]), initial=0))
-    mapper = ByteToChar(text)
-    bounds = []
-    for k in range(count):
-        first, stop = k * step, min(k * step + chunk_size, n)
-        bounds.append((first, stop))
-    wanted = [(byte_at[a], "down") for a, _ in bounds] + [(byte_at[b], "up") for _, b in bounds]
-    chars = mapper.chars(wanted)
+    starts, ends = encoded.starts, encoded.ends
     result = []
     previous_end = 0
-    for k, (first, stop) in enumerate(bounds):
-        start = chars[(byte_at[first], "down")]
-        end = chars[(byte_at[stop], "up")]
+    for k in range(count):
+        first, stop = k * step, min(k * step + chunk_size, n)
+        start, end = starts[first], ends[stop - 1]
         shared = min(overlap, stop - first) if k else 0
         overlap_end = min(max(previous_end, start), end) if k else start
         result.append(Window(k, text[start:end], start, end, first, stop, stop - first, shared, overlap_end))

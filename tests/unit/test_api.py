@@ -270,7 +270,7 @@ def test_internal_error_while_analyzing(monkeypatch):
     def broken(*args, **kwargs):
         raise KeyError("lengths")
 
-    monkeypatch.setattr(api, "windows_of_ids", broken)
+    monkeypatch.setattr(api, "windows_of", broken)
     reply = ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2}, TEXT)
     assert reply["ok"] is False
     assert reply["internal"] == "KeyError: 'lengths'"

@@ -23,12 +23,15 @@ from pathlib import Path
 
 import pytest
 from ragchunk import CharEstimate, RagchunkError, get_tokenizer, split, to_jsonl
-from ragchunk.tokenizers import TiktokenTokenizer
+from ragchunk.sizing import TokenSizer
+from ragchunk.structure import Structure
+from ragchunk.tokenizers import TiktokenTokenizer, bpe
 from ragchunk.cli import main
 from ragchunk.graphemes import grapheme_spans, is_boundary
 from ragchunk.markdown import heading_paths, parse_blocks
 
-split_module = importlib.import_module("ragchunk.splitter")
+sizing_module = importlib.import_module("ragchunk.sizing")
+structure_module = importlib.import_module("ragchunk.structure")
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = sorted((ROOT / "tests" / "data" / "md").glob("*.md"))
@@ -219,24 +222,24 @@ def test_progress_does_not_change_the_split():
 
 
 def test_encoding_beside_the_markdown_scan_changes_nothing():
-    # By name, a long text's Markdown is scanned on a second thread while CPython's tiktoken
-    # encodes it; the same tokenizer passed as an object takes the one-thread path.
+    # With two threads, a long text's Markdown is scanned on a second thread while CPython's
+    # tiktoken encodes it; threads=1 takes the one-thread path.
     text = "\n\n".join(path.read_text(encoding="utf-8") for path in DOCS * 2)
-    assert len(text) >= split_module._PARALLEL_MIN_CHARS
+    assert len(text) >= sizing_module.PARALLEL_MIN_CHARS
     threads = []
-    real_thread = split_module.threading.Thread
+    real_thread = sizing_module.threading.Thread
 
     def counting_thread(*args, **kwargs):
         threads.append(kwargs.get("name"))
         return real_thread(*args, **kwargs)
 
-    split_module.threading.Thread = counting_thread
+    sizing_module.threading.Thread = counting_thread
     try:
-        parallel = split(text, by="headings", size=128, overlap=16, tokenizer="cl100k_base")
+        parallel = split(text, by="headings", size=128, overlap=16, tokenizer="cl100k_base", threads=2)
+        single = split(text, by="headings", size=128, overlap=16, tokenizer=get_tokenizer("cl100k_base"), threads=1)
     finally:
-        split_module.threading.Thread = real_thread
+        sizing_module.threading.Thread = real_thread
     assert threads == ["ragchunk-markdown"]
-    single = split(text, by="headings", size=128, overlap=16, tokenizer=get_tokenizer("cl100k_base"))
     assert parallel.chunks == single.chunks and parallel.stats == single.stats
 
 
@@ -245,12 +248,12 @@ def test_token_ends_in_an_array_change_nothing(monkeypatch):
     text = DOCS[0].read_text(encoding="utf-8")
     as_list = split(text, by="headings", size=64, overlap=8)
     tokenizer = get_tokenizer("cl100k_base")
-    whole = split_module._TokenSizer(text, tokenizer, sync=True).ends
-    monkeypatch.setattr(split_module, "_ARRAY_ENDS_FROM", 0)
+    whole = TokenSizer(text, tokenizer).ends
+    monkeypatch.setattr(bpe, "ARRAY_ENDS_FROM", 0)
     tokens = len(tokenizer.encode(text))
     for slice_size in (7, tokens - 1):  # many slices; a last slice of a single token
-        monkeypatch.setattr(split_module, "_ENDS_SLICE", slice_size)
-        sizer = split_module._TokenSizer(text, tokenizer, sync=True)
+        monkeypatch.setattr(bpe, "_ENDS_SLICE", slice_size)
+        sizer = TokenSizer(text, tokenizer)
         assert sizer.ends.typecode == "I"
         assert list(sizer.ends) == whole and whole[-1] == len(text)
     assert split(text, by="headings", size=64, overlap=8).chunks == as_list.chunks
@@ -261,26 +264,22 @@ def test_an_error_on_either_thread_reaches_the_caller(monkeypatch):
         pass
 
     tokenizer = get_tokenizer("cl100k_base")
-    text = "x" * split_module._PARALLEL_MIN_CHARS
+    text = "x" * sizing_module.PARALLEL_MIN_CHARS
 
-    class BrokenEncode:
-        name = tokenizer.name
-
-        def code_point_counts(self):
-            return tokenizer.code_point_counts()
-
+    class BrokenEncode(type(tokenizer)):
         def encode(self, text):
             raise Broken(text[:5])
 
+    broken = BrokenEncode(tokenizer.name, tokenizer._encoding, tokenizer._tables)
     with pytest.raises(Broken, match="xxxxx"):
-        split_module._prepare(text, None, BrokenEncode())
+        sizing_module.prepare(text, sizing_module.Sizing("cl100k_base", broken), threads=2)
 
     def broken_scan(text):
         raise Broken("scan " + text[:3])
 
-    monkeypatch.setattr(split_module, "parse_blocks", broken_scan)
+    monkeypatch.setattr(structure_module, "parse_blocks", broken_scan)
     with pytest.raises(Broken, match="scan xxx"):
-        split_module._prepare(text, None, tokenizer)
+        sizing_module.prepare(text, sizing_module.Sizing("cl100k_base", tokenizer), threads=2)
 
 
 @pytest.mark.parametrize("compact", [False, True])
@@ -289,22 +288,22 @@ def test_token_ends_made_piece_by_piece_are_those_of_one_encode(monkeypatch, enc
     # The parallel path encodes a long text in pieces and turns each into token ends on
     # the Markdown thread; the ends (and so every count) must be those of one encode.
     if compact:
-        monkeypatch.setattr(split_module, "_ARRAY_ENDS_FROM", 0)
+        monkeypatch.setattr(sizing_module, "_ARRAY_ENDS_FROM", 0)
     tokenizer = get_tokenizer(encoding)
     base = "\n\n".join(path.read_text(encoding="utf-8") for path in DOCS * 2)
     texts = [
         base,
         base.replace("\n", "\r\n"),  # CRLF line breaks
         "ünïcödé wörds, 日本語。 🙂\n" * 3000,  # every piece boundary after non-ASCII text
-        "x" * split_module._PARALLEL_MIN_CHARS,  # no boundary at all: one piece
+        "x" * sizing_module.PARALLEL_MIN_CHARS,  # no boundary at all: one piece
     ]
     for text in texts:
-        assert len(text) >= split_module._PARALLEL_MIN_CHARS
-        sizer, structure = split_module._prepare(text, None, tokenizer)
-        one = split_module._TokenSizer(text, tokenizer, sync=True)
+        assert len(text) >= sizing_module.PARALLEL_MIN_CHARS
+        sizer, structure = sizing_module.prepare(text, sizing_module.Sizing(encoding, tokenizer), threads=2)
+        one = TokenSizer(text, tokenizer)
         assert list(sizer.ends) == list(one.ends) and sizer.ends[-1] == len(text)
         assert (getattr(sizer.ends, "typecode", None) == "I") == compact
-        assert structure == split_module._structure(text)
+        assert structure == Structure.of(text)
 
 
 def test_progress_exceptions_stop_the_split():

@@ -19,8 +19,8 @@ if str(Path(__file__).parent) not in sys.path:
 
 from ragchunk import CharEstimate, RagchunkError, get_tokenizer, split  # noqa: E402
 from ragchunk.graphemes import floor_boundary, grapheme_spans, is_boundary  # noqa: E402
-from ragchunk.splitter import _SYNC, _TokenSizer, _last_sync  # noqa: E402
-from ragchunk.tokenizers import piece_cut  # noqa: E402
+from ragchunk.sizing import TokenSizer  # noqa: E402
+from ragchunk.tokenizers import bpe  # noqa: E402
 from strategies import MULTIBYTE_PIECES, markdown  # noqa: E402
 from test_split import assert_guarantees, counter_for  # noqa: E402
 
@@ -90,24 +90,72 @@ SYNC_TEXT = st.lists(
 @given(SYNC_TEXT, st.data(), st.sampled_from(["cl100k_base", "o200k_base", "p50k_base", "r50k_base"]))
 def test_exact_counts_from_the_document_tokens_match_a_recount(text, data, encoding):
     tokenizer = get_tokenizer(encoding)
-    sizer = _TokenSizer(text, tokenizer, sync=True)
+    sizer = TokenSizer(text, tokenizer)
     for _ in range(4):
         start = data.draw(st.integers(0, len(text) - 1))
         end = data.draw(st.integers(start + 1, len(text)))
         assert sizer.exact(start, end) == tokenizer.count(text[start:end]), (start, end)
 
 
+def _cuts_by_brute_force(text: str) -> list[int]:
+    # Every position the cut rules of the BPE encodings accept, tried one by one.
+    return [c for c in range(len(text) + 1) if bpe._is_cut(text, c)]
+
+
 @settings(max_examples=400, deadline=None)
-@given(SYNC_TEXT, st.sampled_from(["cl100k_base", "o200k_base", "p50k_base", "r50k_base"]))
-def test_text_cut_at_a_piece_cut_encodes_to_the_same_ids(text, encoding):
-    # Long texts are encoded piece by piece (split._prepare, tokenizers.encode_in_pieces):
-    # every cut piece_cut finds must give, piece by piece, the ids of one encode.
+@given(SYNC_TEXT, st.sampled_from(["cl100k_base", "o200k_base", "p50k_base", "r50k_base"]), st.data())
+def test_ids_split_at_every_cut_in_every_slice_that_holds_its_context(text, encoding, data):
+    # What exact counts and the encoding in pieces rest on (tokenizers.base: cut points):
+    # around a cut, any slice that keeps the cut's context encodes as its two sides.
     tokenizer = get_tokenizer(encoding)
     whole = tokenizer.encode(text)
-    cut = piece_cut(text, 0)
-    while cut is not None:
-        assert tokenizer.encode(text[:cut]) + tokenizer.encode(text[cut:]) == whole, (text[:cut], text[cut:])
-        cut = piece_cut(text, cut)
+    for c in _cuts_by_brute_force(text):
+        assert tokenizer.encode(text[:c]) + tokenizer.encode(text[c:]) == whole, (text[:c], text[c:])
+        a, b = bpe._cut_span(text, c)
+        s = data.draw(st.integers(0, a))
+        e = data.draw(st.integers(b, len(text)))
+        part = text[s:e]
+        assert tokenizer.encode(part) == tokenizer.encode(text[s:c]) + tokenizer.encode(text[c:e]), (s, c, e)
+        assert tokenizer.encode(text[c:e]) == tokenizer.encode(text[c:b] + text[b:e])  # the right side stands alone
+
+
+def _first_cut_by_definition(text: str, at: int, stop: int) -> int | None:
+    found = [c for c in _cuts_by_brute_force(text) if at <= c < stop and bpe._cut_span(text, c)[1] <= stop
+             and (c == at or bpe._cut_span(text, c)[0] >= at)]
+    return min(found, default=None)
+
+
+def _last_cut_by_definition(text: str, low: int, high: int) -> int | None:
+    found = [c for c in _cuts_by_brute_force(text) if low < c <= high and bpe._cut_span(text, c)[0] >= low
+             and (c == high or bpe._cut_span(text, c)[1] <= high)]
+    return max(found, default=None)
+
+
+CUT_EXAMPLES = ["xa b\nc", "xa b\n/c", "a b", "x\n\nab cd\n", "1 2 3", "ab\ncd ef", "a\u00a0b c", "a.\r\nB c",
+                "  a  b ", "x\nY", "say hello world", "a" + " b" * 20]
+
+
+@pytest.mark.parametrize("text", CUT_EXAMPLES)
+def test_first_and_last_cuts_of_every_slice(text):
+    for low in range(len(text) + 1):
+        for high in range(low, len(text) + 1):
+            assert bpe.next_cut(text, low, high) == _first_cut_by_definition(text, low, high), (low, high)
+            assert bpe.last_cut(text, low, high) == _last_cut_by_definition(text, low, high), (low, high)
+
+
+@settings(max_examples=300, deadline=None)
+@given(SYNC_TEXT, st.data())
+def test_first_and_last_cuts_follow_the_definition(text, data):
+    low = data.draw(st.integers(0, len(text)))
+    high = data.draw(st.integers(low, len(text)))
+    assert bpe.next_cut(text, low, high) == _first_cut_by_definition(text, low, high)
+    assert bpe.last_cut(text, low, high) == _last_cut_by_definition(text, low, high)
+
+
+def test_a_line_of_many_spaces_finds_its_last_cut_by_scanning():
+    text = "a" + "  x" * 50 + " word"  # many spaces that are not cuts before the last one
+    assert bpe.last_cut(text, 0, len(text) - 2) == _last_cut_by_definition(text, 0, len(text) - 2)
+    assert bpe.last_cut(text, 0, len(text)) == len(text) - 5
 
 
 @pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
@@ -117,7 +165,7 @@ def test_exact_counts_reusing_recent_sync_points_match_a_recount(encoding):
     # every order, must still give the recount.
     tokenizer = get_tokenizer(encoding)
     text = (Path(__file__).parents[1] / "data" / "md" / "nopt-README.md").read_text(encoding="utf-8")[:3000]
-    sizer = _TokenSizer(text, tokenizer, sync=True)
+    sizer = TokenSizer(text, tokenizer)
     points = list(range(0, len(text), 97)) + [len(text)]
     for end in points[1:]:
         for start in [p for p in points if p < end] + [p for p in reversed(points) if p < end]:
@@ -125,27 +173,6 @@ def test_exact_counts_reusing_recent_sync_points_match_a_recount(encoding):
     for start in points[:-1]:
         for end in [p for p in points if p > start] + [p for p in reversed(points) if p > start]:
             assert sizer.exact(start, end) == tokenizer.count(text[start:end]), (start, end)
-
-
-def _last_sync_by_brute_force(text: str, first: int, end: int) -> int:
-    # Every match of the sync pattern inside text[first - 1:end], tried at every position.
-    cuts = [m.start() + 1 for k in range(first - 1, end) if (m := _SYNC.match(text, k, end))]
-    return max([first, *cuts])
-
-
-@pytest.mark.parametrize("text", ["xa b\nc", "xa b\n/c", "a b", "x\n\nab cd\n", "1 2 3", "ab\ncd ef", "a\u00a0b c"])
-def test_last_sync_point_examples(text):
-    for first in range(1, len(text) + 1):
-        for end in range(first, len(text) + 1):
-            assert _last_sync(text, first, end) == _last_sync_by_brute_force(text, first, end), (first, end)
-
-
-@settings(max_examples=300, deadline=None)
-@given(SYNC_TEXT, st.data())
-def test_last_sync_point_is_the_last_match(text, data):
-    first = data.draw(st.integers(1, len(text)))
-    end = data.draw(st.integers(first, len(text)))
-    assert _last_sync(text, first, end) == _last_sync_by_brute_force(text, first, end)
 
 
 @settings(max_examples=150, deadline=None)
@@ -156,7 +183,7 @@ def test_token_ends_are_the_characters_started_so_far(text, encoding):
     except UnicodeEncodeError:
         return
     tokenizer = get_tokenizer(encoding)
-    sizer = _TokenSizer(text, tokenizer, sync=False)
+    sizer = TokenSizer(text, tokenizer)
     starts = [i for i, byte in enumerate(data) if not 0x80 <= byte < 0xC0]  # byte offset of each character
     end = 0
     for token, char_end in zip(tokenizer.encode(text), sizer.ends, strict=True):

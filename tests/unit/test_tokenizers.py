@@ -8,10 +8,13 @@ ids that are well known from PyPI tiktoken's own encodings.
 from __future__ import annotations
 
 import base64
+import bisect
 import functools
 import json
 import math
 import sys
+from array import array
+from itertools import accumulate
 from pathlib import Path
 
 import pytest
@@ -22,11 +25,12 @@ from hypothesis import strategies as st
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
 
-from strategies import ENCODING_NAMES, any_text, encodings  # noqa: E402
+from strategies import ENCODING_NAMES, any_text, encodings, examples  # noqa: E402
 
 from ragchunk import ENCODINGS, CharEstimate, UnknownEncodingError, get_tokenizer  # noqa: E402
 from ragchunk.api import Session  # noqa: E402
-from ragchunk.tokenizers import Registry, encode_in_pieces  # noqa: E402
+from ragchunk.tokenizers import Registry, Tokenizer, encode_in_pieces  # noqa: E402
+from ragchunk.tokenizers.bpe import token_tables  # noqa: E402
 
 tokenizers_module = sys.modules["ragchunk.tokenizers"]
 
@@ -138,38 +142,43 @@ def test_unknown_encoding(name):
     assert "choose one of" in message
 
 
+def reference_spans(name: str, text: str) -> list[tuple[int, int]]:
+    """Each token's code-point span from first principles: its bytes cover a byte range of
+    the UTF-8 text; the span is the smallest run of whole characters that holds it."""
+    ids = reference(name).encode_ordinary(text)
+    char_at = list(accumulate((len(ch.encode("utf-8")) for ch in text), initial=0))  # byte where each char starts
+    spans, byte = [], 0
+    for token in ids:
+        size = len(reference(name).decode_single_token_bytes(token))
+        start = bisect.bisect_right(char_at, byte) - 1
+        end = bisect.bisect_left(char_at, byte + size)
+        spans.append((start, end))
+        byte += size
+    return spans
+
+
+@pytest.mark.parametrize("text", SAMPLES)
 @pytest.mark.parametrize("name", ENCODING_NAMES)
-def test_byte_lengths_of_sample_ids(name):
-    tokenizer = get_tokenizer(name)
-    lengths = tokenizer.byte_lengths()
-    for text in SAMPLES:
-        ids = tokenizer.encode(text)
-        for token in ids:
-            assert lengths[token] == len(reference(name).decode_single_token_bytes(token))
-        assert sum(lengths[token] for token in ids) == len(text.encode("utf-8"))
+def test_offsets_of_sample_texts(name, text):
+    encoded = get_tokenizer(name).encode_with_offsets(text)
+    assert list(encoded.ids) == reference(name).encode_ordinary(text)
+    assert list(zip(encoded.starts, encoded.ends)) == reference_spans(name, text)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(encodings, any_text())
+def test_offsets_of_any_text(name, text):
+    encoded = get_tokenizer(name).encode_with_offsets(text)
+    assert list(zip(encoded.starts, encoded.ends)) == reference_spans(name, text)
+    assert list(encoded.ends) == sorted(encoded.ends) and (not text or encoded.ends[-1] == len(text))
 
 
 @pytest.mark.parametrize("name", ENCODING_NAMES)
-def test_byte_lengths_of_every_token(name):
-    lengths = get_tokenizer(name).byte_lengths()
+def test_offset_tables_of_every_token(name):
+    made = token_tables(json.loads((NPM_ENCODERS / f"{name}.json").read_text(encoding="utf-8"))["bpe_ranks"])
     for token_bytes, rank in reference_ranks(name).items():
-        assert lengths[rank] == len(token_bytes), (rank, token_bytes)
-
-
-@pytest.mark.parametrize("name", ENCODING_NAMES)
-def test_code_point_counts_of_every_token(name):
-    counts = get_tokenizer(name).code_point_counts()
-    for token_bytes, rank in reference_ranks(name).items():
-        expected = sum(1 for byte in token_bytes if not 0x80 <= byte < 0xC0)
-        assert counts[rank] == expected, (rank, token_bytes)
-
-
-@pytest.mark.parametrize("name", ENCODING_NAMES)
-def test_code_point_counts_sum_to_characters(name):
-    tokenizer = get_tokenizer(name)
-    counts = tokenizer.code_point_counts()
-    for text in SAMPLES:
-        assert sum(counts[token] for token in tokenizer.encode(text)) == len(text)
+        assert made.code_points[rank] == sum(1 for byte in token_bytes if not 0x80 <= byte < 0xC0), (rank, token_bytes)
+        assert made.continued[rank] == (1 if 0x80 <= token_bytes[0] < 0xC0 else 0), (rank, token_bytes)
 
 
 @pytest.mark.parametrize("name", ENCODING_NAMES)
@@ -178,8 +187,8 @@ def test_registry_caches(name):
     assert get_tokenizer(name) is first
     assert first.name == name
     assert first.exact is True
-    assert first.byte_lengths() is first.byte_lengths()
-    assert first.code_point_counts() is first.code_point_counts()
+    assert first.special_tokens == 0
+    assert isinstance(first, Tokenizer)
 
 
 def test_default_encoding_is_cl100k():
@@ -248,15 +257,16 @@ def test_encoding_in_pieces_gives_the_ids_of_one_encode(name):
     calls = []
     for piece in (97, 1000, len(text) // 2):
         calls.clear()
-        ids = encode_in_pieces(tokenizer, text, lambda done, total: calls.append((done, total)), piece=piece)
-        assert list(ids) == tokenizer.encode(text), piece
+        encoded = encode_in_pieces(tokenizer, text, lambda done, total: calls.append((done, total)), piece=piece)
+        assert list(encoded.ids) == tokenizer.encode(text), piece
+        assert list(encoded.ends) == list(tokenizer.encode_with_offsets(text).ends), piece
         dones = [done for done, _ in calls]
         assert dones == sorted(set(dones)) and dones[-1] == len(text) and {t for _, t in calls} == {len(text)}
         assert len(calls) > 1
     # A text without a place to cut after the first piece stays one piece.
     calls.clear()
     flat = "日本語のテキスト、句読点だけ。" * 40
-    assert list(encode_in_pieces(tokenizer, flat, lambda *a: calls.append(a), piece=100)) == tokenizer.encode(flat)
+    assert list(encode_in_pieces(tokenizer, flat, lambda *a: calls.append(a), piece=100).ids) == tokenizer.encode(flat)
     assert calls == [(len(flat), len(flat))]
 
 
@@ -280,21 +290,22 @@ PIECES = ["a", "Bc", "z9", "1", "22", ".", ",", " ", "  ", "\n", "\r\n", "\n\n",
        st.sampled_from(ENCODING_NAMES))
 def test_encoding_in_small_pieces_changes_no_id(text, piece, name):
     tokenizer = get_tokenizer(name)
-    assert list(encode_in_pieces(tokenizer, text, piece=piece)) == tokenizer.encode(text)
+    encoded = encode_in_pieces(tokenizer, text, piece=piece)
+    assert list(encoded.ids) == tokenizer.encode(text)
+    whole = tokenizer.encode_with_offsets(text)
+    assert list(encoded.ends) == list(whole.ends) and list(encoded.starts) == list(whole.starts)
 
 
 def test_encoding_in_pieces_takes_the_typed_views_of_the_browser_adapter():
     # The WASM adapter returns each piece's ids as a memoryview of 32-bit integers.
-    from array import array
-
     real = get_tokenizer("o200k_base")
 
-    class Typed:
-        name = real.name
-
+    class Typed(type(real)):
         def encode(self, text):
             return memoryview(array("I", real.encode(text)))
 
+    typed = Typed(real.name, real._encoding, lambda: real._tables())
     text = "Line one.\nLine two: Привет.\n" * 200
-    ids = encode_in_pieces(Typed(), text, piece=300)
-    assert ids.typecode == "I" and list(ids) == real.encode(text)
+    encoded = encode_in_pieces(typed, text, piece=300)
+    assert encoded.ids.typecode == "I" and list(encoded.ids) == real.encode(text)
+    assert list(encoded.ends) == list(real.encode_with_offsets(text).ends)

@@ -1,4 +1,4 @@
-"""ragchunk.windows (fixed token windows with character offsets) and ragchunk.offsets.
+"""ragchunk.windows (fixed token windows with character offsets).
 
 The oracle for a window's character span is computed here from first principles: the
 window's tokens cover a byte range of the UTF-8 text; the span is the smallest run of
@@ -23,7 +23,7 @@ from strategies import ENCODING_NAMES, any_text, chunking, encodings, multibyte_
 
 import ragchunk  # noqa: E402
 from ragchunk import RagchunkError, Window, get_tokenizer, plan, windows  # noqa: E402
-from ragchunk.offsets import ByteToChar  # noqa: E402
+from test_tokenizers import reference  # noqa: E402
 
 DOCUMENTS = sorted((Path(__file__).resolve().parents[1] / "data" / "md").glob("*.md"))
 
@@ -48,8 +48,7 @@ def check_windows(text: str, size: int, overlap: int, name: str, result: list[Wi
     n = len(ids)
     step = size - overlap
     assert len(result) == (plan(n, size, overlap).chunks if n else 0)
-    lengths = tokenizer.byte_lengths()
-    byte_at = list(accumulate((lengths[i] for i in ids), initial=0))
+    byte_at = list(accumulate((len(reference(name).decode_single_token_bytes(i)) for i in ids), initial=0))
     assert byte_at[-1] == len(text.encode("utf-8"))
     starts = char_starts(text)
     for k, window in enumerate(result):
@@ -92,10 +91,10 @@ def test_boundaries_really_fall_inside_characters():
     tokenizer = get_tokenizer("cl100k_base")
     text = "👍🏽"
     ids = tokenizer.encode(text)
-    lengths = tokenizer.byte_lengths()
+    length = {i: len(reference("cl100k_base").decode_single_token_bytes(i)) for i in ids}
     result = windows(text, 1, 0, tokenizer)
     assert len(result) == len(ids) > 2
-    widened = [w for w in result if len(w.text.encode("utf-8")) > lengths[ids[w.token_start]]]
+    widened = [w for w in result if len(w.text.encode("utf-8")) > length[ids[w.token_start]]]
     assert widened, "expected a token that is only part of a character"
     assert "".join(w.text for w in result) != text  # widened windows repeat the split character
 
@@ -179,64 +178,3 @@ def test_limit_property(text, pair, limit):
     size, overlap = pair
     tokenizer = get_tokenizer("o200k_base")
     assert windows(text, size, overlap, tokenizer, limit=limit) == windows(text, size, overlap, tokenizer)[:limit]
-
-
-# --- offsets.ByteToChar ---------------------------------------------------------------
-
-
-def test_byte_to_char_example():
-    mapper = ByteToChar("añb")  # a | ñ (2 bytes) | b
-    assert mapper.ascii is False
-    assert [mapper.char(b) for b in range(5)] == [0, 1, 1, 2, 3]
-    assert mapper.char(2, "up") == 2
-    assert mapper.char(2, "down") == 1
-
-
-def test_snap_down_and_up():
-    mapper = ByteToChar("a👍b")  # a | 👍 (4 bytes, 1..4) | b
-    assert [mapper.snap(b, "down") for b in range(7)] == [0, 1, 1, 1, 1, 5, 6]
-    assert [mapper.snap(b, "up") for b in range(7)] == [0, 1, 5, 5, 5, 5, 6]
-
-
-def test_ascii_fast_path():
-    mapper = ByteToChar("plain ascii")
-    assert mapper.ascii is True
-    assert [mapper.char(b, snap) for b in range(12) for snap in ("down", "up")] == [b for b in range(12) for _ in "du"]
-
-
-def test_non_monotonic_queries():
-    text = "Привет, 👍🏽 мир"
-    mapper = ByteToChar(text)
-    starts = char_starts(text)
-    order = [len(text), 0, 7, 3, len(text) - 1, 2, 11, 1, 9, 8]
-    for char_index in order:
-        assert mapper.char(starts[char_index]) == char_index
-
-
-def test_chars_maps_many_offsets_at_once():
-    mapper = ByteToChar("añb")
-    assert mapper.chars([(2, "up"), (2, "down"), (0, "down"), (4, "up")]) == {
-        (0, "down"): 0, (2, "down"): 1, (2, "up"): 2, (4, "up"): 3,
-    }
-
-
-def test_lone_surrogate_counts_as_one_character():
-    mapper = ByteToChar("a\ud800b")
-    assert mapper.char(4) == 2
-    assert mapper.char(2, "up") == 2
-
-
-@settings(max_examples=200, deadline=None)
-@given(any_text(), st.data())
-def test_byte_to_char_matches_a_linear_scan(text, data):
-    starts = char_starts(text)
-    total = starts[-1]
-    queries = data.draw(st.lists(st.tuples(st.integers(0, total), st.sampled_from(["down", "up"])), max_size=20))
-    mapper = ByteToChar(text)
-    for offset, snap in queries:
-        if snap == "down":
-            expected = bisect.bisect_right(starts, offset) - 1
-        else:
-            expected = bisect.bisect_left(starts, offset)
-        assert mapper.char(offset, snap) == expected
-        assert mapper.snap(offset, snap) == starts[expected]

@@ -17,7 +17,8 @@ finds the first cut ``c`` with ``at <= c < stop`` whose right-hand context lies 
 ``stop``; ``last_cut(text, low, high)`` the last cut ``c`` with ``low < c < high`` whose
 left-hand context lies at or after ``low``. Both may look at ``text`` beyond the bounds to
 decide that ``c`` is a cut of the whole text, never to decide that it is one of the
-slice. A tokenizer with no such places returns None from both (the splitter then counts
+slice. No cut lies strictly inside the context of another (so a cut found for a wider
+slice stays one for every narrower slice that still holds its context). A tokenizer with no such places returns None from both (the splitter then counts
 every span by encoding it, which is slower and just as exact).
 """
 

@@ -1,0 +1,324 @@
+"""The one algorithm: pack units greedily into chunks, cut a unit finer only when it cannot fit.
+
+Units of the packed level (see :mod:`.structure`) go into the open chunk while it stays
+within its budget; a chunk ends when the next unit does not fit. A unit bigger than a
+chunk on its own is replaced by its children, which are packed among themselves, so a
+chunk never mixes the tail of a cut unit with what follows it. Spans are packed word by
+word or line by line; only a single word bigger than a chunk is cut inside, at a
+grapheme-cluster boundary (after a glued sentence end such as ``。`` when there is one in
+the second half of the piece). Every chunk after the first starts with a tail of the
+previous one (:mod:`.overlap`); when the next unit does not fit together with that tail,
+a shorter tail is taken, down to none, before the unit is cut finer. A word cut into
+pieces carries no overlap.
+
+Packing uses the sizer's estimates; every chunk (and its overlap) is counted exactly once
+before it is emitted, and a chunk whose exact count exceeds its budget is shrunk (shorter
+tail, last unit dropped, or its unit cut finer) and counted again; each step removes
+something, so this ends. The budget of a chunk is ``budget(content_start)``: the chunk
+size, less whatever a prefix at that place will cost.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from .errors import RagchunkError
+from .graphemes import floor_boundary
+from .overlap import Tails
+from .structure import LINES, WORDS, Unit, UnitTree
+
+__all__ = ["Packer"]
+
+_CLOSE = None  # on the work stack: the units of one parent are done, close the chunk
+
+_WORD = re.compile(r"\S+")
+_NONSPACE = re.compile(r"\S")
+_SPACE = re.compile(r"\s")
+# Where a too-long word is best cut: after a sentence end that needs no space (CJK, Hindi).
+_GLUED_END = re.compile(r"[。！？｡।॥!?][」』）】〕〉》\"'”’»)\]]*")
+
+# emit(start, content_start, end, tokens, overlap_tokens)
+Emit = Callable[[int, int, int, int, int], None]
+
+
+class _Open:
+    """The chunk being filled (``budget``: the most tokens it may hold)."""
+
+    __slots__ = ("budget", "content_start", "end", "start", "tail", "units")
+
+    def __init__(self, start: int, content_start: int, end: int, units: list, tail: int | None, budget: int) -> None:
+        self.start = start
+        self.content_start = content_start
+        self.end = end
+        self.units = units
+        self.tail = tail
+        self.budget = budget
+
+
+class Packer:
+    """One run of the algorithm over one text's units; chunks go to ``emit`` in order."""
+
+    def __init__(self, text: str, tree: UnitTree, sizer: Any, budget: Callable[[int], int], overlap: int,
+                 emit: Emit) -> None:
+        self.text = text
+        self.tree = tree
+        self.sizer = sizer
+        self.budget = budget
+        self.overlap = overlap
+        self.tails = Tails(text, sizer, overlap)
+        self.emit_chunk = emit
+        self.cur: _Open | None = None
+
+    # -- driver ---------------------------------------------------------------------------
+
+    def run(self) -> None:
+        fits = self.sizer.fits
+        children = self.tree.children
+        stack: list = [_CLOSE, *reversed(self.tree.top())]
+        while stack:
+            unit = stack.pop()
+            if unit is _CLOSE:
+                rest = self._close()
+                if rest:  # dropped units still belong to this parent: close again after them
+                    stack.append(_CLOSE)
+                    stack.extend(reversed(rest))
+                continue
+            cur = self.cur
+            if unit[2] >= WORDS:
+                if cur is not None:
+                    stack.append(unit)
+                    stack.extend(reversed(self._close()))
+                    continue
+                self._pack_span(unit[0], unit[1], unit[2])
+                continue
+            if cur is not None:
+                if fits(cur.start, unit[1], cur.budget):
+                    cur.units.append(unit)
+                    cur.end = unit[1]
+                    continue
+                stack.append(unit)
+                stack.extend(reversed(self._close()))
+                continue
+            if not self._open(unit):
+                stack.append(_CLOSE)
+                stack.extend(reversed(children(unit)))
+
+    def _open(self, unit: Unit) -> bool:
+        """Start a chunk with ``unit`` and the longest tail that fits with it; False if none fits."""
+        sizer = self.sizer
+        size = self.budget(unit[0])
+        # Near the target the estimate may be a token or two high: ask the exact count.
+        if not sizer.fits(unit[0], unit[1], size) and (
+            not sizer.fits(unit[0], unit[1], size + 2 + size // 64) or sizer.exact(unit[0], unit[1]) > size
+        ):
+            return False
+        tail = self.tails.choose(unit[1], size)
+        if tail is None:
+            self.cur = _Open(unit[0], unit[0], unit[1], [unit], None, size)
+        else:
+            self.cur = _Open(tail, self.tails.prev_end, unit[1], [unit], tail, size)
+        return True
+
+    def _close(self) -> list:
+        """Count the open chunk exactly and emit it, shrinking it first if it is too big.
+
+        Returns what must be packed next, in document order: units dropped from the end of
+        the chunk, or the children of its single unit (then a close) when that unit alone
+        is too big.
+        """
+        cur = self.cur
+        if cur is None:
+            return []
+        self.cur = None
+        exact, size, overlap = self.sizer.exact, cur.budget, self.overlap
+        dropped: list = []
+        while True:
+            units = cur.units
+            overlap_tokens = 0
+            if cur.tail is not None:
+                overlap_tokens = exact(cur.start, cur.content_start)
+                if overlap_tokens > overlap:
+                    self._shorten(cur)
+                    continue
+            tokens = exact(cur.start, cur.end)
+            if tokens <= size:
+                self._emit(cur.start, cur.content_start, cur.end, tokens, overlap_tokens, [u[0] for u in units])
+                dropped.reverse()
+                return dropped
+            if cur.tail is not None:
+                self._shorten(cur)
+            elif len(units) > 1:
+                dropped.append(units.pop())
+                cur.end = units[-1][1]
+            else:
+                dropped.reverse()
+                return [*self.tree.children(units[0]), _CLOSE, *dropped]
+
+    def _shorten(self, cur: _Open) -> None:
+        """Replace the chunk's tail with the next shorter one (or none)."""
+        tail = self.tails.choose(cur.end, cur.budget, after=cur.tail + 1)
+        cur.tail = tail
+        if tail is None:
+            cur.start = cur.content_start = cur.units[0][0]
+        else:
+            cur.start = tail
+
+    def _emit(self, start: int, content_start: int, end: int, tokens: int, overlap_tokens: int,
+              unit_starts: list[int]) -> None:
+        self.tails.remember(start, end, unit_starts)
+        self.emit_chunk(start, content_start, end, tokens, overlap_tokens)
+
+    # -- spans: word by word, line by line, piece by piece ----------------------------------
+
+    def _pack_span(self, s: int, e: int, level: int) -> None:
+        """Pack ``text[s:e]`` by words (``WORDS``) or lines (``LINES``), jumping by estimate."""
+        text, sizer, overlap, tails = self.text, self.sizer, self.overlap, self.tails
+        est, exact = sizer.est, sizer.exact
+        pos = s
+        while pos < e:
+            size = self.budget(pos)
+            first_end = _segment_end(text, pos, e, level)
+            tail = tails.choose(first_end, size)
+            start = pos if tail is None else tail
+            if tail is None and est(pos, first_end) > size:
+                # Estimates are off by a token or two at the edges: only an exact count
+                # may decide that a word is too big to stay whole.
+                if exact(pos, first_end) > size:
+                    self._too_big(pos, first_end, level)
+                    pos = _next_start(text, first_end, e)
+                    continue
+                end = first_end
+            else:
+                end = _segment_end_before(text, sizer.reach(start, size, e), first_end, e, level)
+            while True:
+                overlap_tokens = 0
+                if tail is not None:
+                    overlap_tokens = exact(tail, tails.prev_end)
+                    if overlap_tokens > overlap:
+                        tail = tails.choose(end, size, after=tail + 1)
+                        start = pos if tail is None else tail
+                        continue
+                tokens = exact(start, end)
+                if tokens <= size:
+                    self._emit(start, pos if tail is None else tails.prev_end, end, tokens, overlap_tokens, [])
+                    break
+                if end > first_end:
+                    # Aim below by the excess; always at least one segment less.
+                    aim = min(end - 1, sizer.reach(start, max(1, 2 * size - tokens), e))
+                    end = _segment_end_before(text, aim, first_end, e, level)
+                elif tail is not None:
+                    tail = tails.choose(end, size, after=tail + 1)
+                    start = pos if tail is None else tail
+                else:
+                    self._too_big(pos, first_end, level)
+                    break
+            pos = _next_start(text, end, e)
+
+    def _too_big(self, s: int, e: int, level: int) -> None:
+        """One line or one word that is bigger than a chunk on its own."""
+        if level == LINES and _SPACE.search(self.text, s, e):
+            self._pack_span(s, e, WORDS)
+        else:
+            self._pieces(s, e)
+
+    def _pieces(self, s: int, e: int) -> None:
+        """Cut one word bigger than a chunk at grapheme boundaries; pieces carry no overlap."""
+        text, sizer = self.text, self.sizer
+        est, exact = sizer.est, sizer.exact
+        pos = s
+        while pos < e:
+            size = self.budget(pos)
+            if est(pos, e) <= size:
+                tokens = exact(pos, e)
+                if tokens <= size:
+                    self._emit(pos, pos, e, tokens, 0, [])
+                    return
+            cut = self._piece_end(pos, sizer.reach(pos, size, e), e)
+            while True:
+                tokens = exact(pos, cut)
+                if tokens <= size:
+                    break
+                aim = min(cut - 1, sizer.reach(pos, max(1, 2 * size - tokens), e))
+                boundary = floor_boundary(text, aim, pos)
+                cut = boundary if boundary > pos else aim
+                if cut <= pos:
+                    self._refuse(pos, size)
+            self._emit(pos, pos, cut, tokens, 0, [])
+            pos = cut
+
+    def _piece_end(self, pos: int, aim: int, e: int) -> int:
+        """Where to end a piece that starts at ``pos``: a grapheme boundary at or before ``aim``."""
+        text = self.text
+        aim = max(aim, pos + 1)
+        half = pos + (aim - pos) // 2
+        glued = None
+        for glued in _GLUED_END.finditer(text, half, aim):
+            pass
+        if glued is not None and glued.end() < e and floor_boundary(text, glued.end(), pos) == glued.end():
+            return glued.end()
+        cut = floor_boundary(text, aim, pos)
+        # A single cluster bigger than the chunk: cut between its code points.
+        return cut if cut > pos else aim
+
+    def _refuse(self, pos: int, size: int) -> None:
+        char = self.text[pos]
+        need = self.sizer.exact(pos, pos + 1)
+        raise RagchunkError(
+            "chunk_size",
+            f"chunk size ({size:,}) is too small for this text: the character U+{ord(char):04X} alone is"
+            f" {need:,} tokens; enter at least {need:,}",
+            "chunk_size_below_character",
+            {"chunk_size": size, "char": f"U+{ord(char):04X}", "need": need},
+        )
+
+
+def _segment_end(text: str, pos: int, e: int, level: int) -> int:
+    """End of the word or line (trimmed) that starts at ``pos``."""
+    if level == WORDS:
+        return _WORD.match(text, pos, e).end()
+    stop = _line_break(text, pos, e)
+    return pos + len(text[pos:stop].rstrip())
+
+
+def _line_break(text: str, pos: int, e: int) -> int:
+    newline = text.find("\n", pos, e)
+    ret = text.find("\r", pos, newline if newline >= 0 else e)
+    if ret >= 0:
+        return ret
+    return newline if newline >= 0 else e
+
+
+def _segment_end_before(text: str, aim: int, low: int, e: int, level: int) -> int:
+    """The last word or line end in ``[low, aim]`` (``low`` is one); ``e`` ends the span."""
+    if aim >= e:
+        return e
+    if aim <= low:
+        return low
+    if level == WORDS:
+        if not text[aim].isspace() and not text[aim - 1].isspace():
+            aim = _last_space(text, aim, low) + 1  # inside a word: back to its start
+    else:
+        aim = max(text.rfind("\n", low, aim + 1), text.rfind("\r", low, aim + 1))
+    if aim <= low:
+        return low
+    return low + len(text[low:aim].rstrip())
+
+
+def _last_space(text: str, pos: int, low: int) -> int:
+    """Index of the last whitespace character in ``text[low:pos]``, or ``low - 1``."""
+    width = 64
+    while True:
+        a = max(low, pos - width)
+        found = _SPACE.search(text[a:pos][::-1])
+        if found is not None:
+            return pos - 1 - found.start()
+        if a == low:
+            return low - 1
+        width *= 4
+
+
+def _next_start(text: str, pos: int, e: int) -> int:
+    found = _NONSPACE.search(text, pos, e)
+    return found.start() if found else e

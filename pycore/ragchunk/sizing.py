@@ -1,0 +1,349 @@
+"""Sizing: how many tokens a span of one text has, answered fast enough to pack by.
+
+A *sizer* answers, for code-point spans of the one text being split:
+
+- ``est(s, e)``: an estimate of the tokens of ``text[s:e]`` (cheap, used for packing);
+- ``fits(s, e, n)``: ``est(s, e) <= n`` for ``n >= 1`` (cheaper: packing asks it per unit);
+- ``exact(s, e)``: the exact count of ``text[s:e]``;
+- ``reach(s, n, limit)``: about the furthest ``c <= limit`` with ``est(s, c) <= n``;
+- ``lowest(e, n, floor)``: about the nearest ``c >= floor`` with ``est(c, e) <= n``.
+
+:class:`TokenSizer` serves any exact tokenizer (:class:`ragchunk.tokenizers.Tokenizer`):
+the text is encoded once; estimates bisect the token ends; an exact count reads the
+document's own tokens between the span's first and last cut points and encodes only the
+two edges (a cut is where the tokens on either side do not depend on what is across it).
+:class:`CharSizer` is the characters-per-token estimate; :class:`CountSizer` serves an
+object with nothing but ``count(text)`` (exact everywhere, slower).
+
+:func:`prepare` makes the sizer of a text and its Markdown structure; on CPython, a
+tokenizer that releases the GIL encodes a long text in pieces on the calling thread while
+a second thread scans the Markdown and turns each finished piece into token ends.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
+from queue import SimpleQueue
+from typing import Any
+
+from .calculator import check_ratio
+from .errors import RagchunkError
+from .structure import Structure
+from .tokenizers import CharEstimate, Tokenizer, check_encoding, get_tokenizer
+
+__all__ = ["CharSizer", "CountSizer", "Sizing", "TokenSizer", "prepare", "sizing_for"]
+
+_MEMO_LIMIT = 256
+# Token count from which the token ends are kept in an array (about 4 MB of text).
+_ARRAY_ENDS_FROM = 1 << 20
+
+
+class TokenSizer:
+    """An exact tokenizer over one text: one encode, ends bisected, exact counts from cuts.
+
+    ``ends[i]`` is the code-point offset where token ``i`` ends (see
+    :class:`ragchunk.tokenizers.base.Encoded`).
+    """
+
+    def __init__(self, text: str, tokenizer: Tokenizer, ends: Any = None) -> None:
+        self.text = text
+        self.count = tokenizer.count
+        self.next_cut = tokenizer.next_cut
+        self.last_cut = tokenizer.last_cut
+        if ends is None:
+            ends = tokenizer.encode_with_offsets(text).ends
+        self.ends = ends
+        # Consecutive chunks share edges (a chunk's last sentence is the next one's overlap):
+        # remember recent counts of small spans instead of encoding them twice.
+        self.memo: dict[tuple[int, int], int] = {}
+        # fits() is asked again and again with the start of the chunk being filled.
+        self.fit_start = -1
+        self.fit_first = 0
+        # exact(): (start, first cut, its token index, the end it was sought before) and
+        # (end, last cut, its token index, the first cut it was sought from) of recent calls.
+        self.first_for = (-1, 0, 0, 0)
+        self.last_for = (-1, 0, 0, 0)
+
+    def _count(self, s: int, e: int) -> int:
+        memo = self.memo
+        key = (s, e)
+        found = memo.get(key)
+        if found is None:
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            found = memo[key] = self.count(self.text[s:e])
+        return found
+
+    def est(self, s: int, e: int) -> int:
+        if e <= s:
+            return 0
+        ends = self.ends
+        first = bisect_right(ends, s)
+        return bisect_left(ends, e, first) - first + 1
+
+    def fits(self, s: int, e: int, n: int) -> bool:
+        if e <= s:
+            return True
+        ends = self.ends
+        if s != self.fit_start:
+            self.fit_start = s
+            self.fit_first = bisect_right(ends, s)
+        # est(s, e) <= n exactly when the n-th token from the one holding s ends at e or later.
+        k = self.fit_first + n - 1
+        return k >= len(ends) - 1 or ends[k] >= e
+
+    def reach(self, s: int, n: int, limit: int) -> int:
+        ends = self.ends
+        last = bisect_right(ends, s) + n - 1
+        if last >= len(ends) - 1:
+            return limit
+        return max(s, min(limit, ends[last]))
+
+    def lowest(self, e: int, n: int, floor: int) -> int:
+        ends = self.ends
+        before = bisect_left(ends, e) - n
+        if before < 0:
+            return floor
+        return max(floor, ends[before])
+
+    def exact(self, s: int, e: int) -> int:
+        if e <= s:
+            return 0
+        # A chunk's overlap and the chunk share their start, and the overlap ends where the
+        # previous chunk ended: the last call's first cut (with its token index) and the
+        # last cut found for each end are reused while they still apply.
+        first_for = self.first_for
+        if s == first_for[0] and e >= first_for[3]:
+            # A cut whose context lay inside [s, e') still does in [s, e) for e >= e'.
+            _, first, i_first, _ = first_for
+        else:
+            first = self.next_cut(self.text, s, e)
+            if first is None:
+                return self._count(s, e)
+            i_first = bisect_right(self.ends, first)
+            self.first_for = (s, first, i_first, e)
+        last_for = self.last_for
+        if last_for[0] == e and last_for[3] <= first <= last_for[1]:
+            # Found in a span that holds this one, and inside this one: still the last.
+            last, i_last = last_for[1], last_for[2]
+        else:
+            found = self.last_cut(self.text, first, e)
+            last = first if found is None else found
+            i_last = bisect_right(self.ends, last)
+            self.last_for = (e, last, i_last, first)
+        ends = self.ends
+        # Every token before a cut ends at or before it, and the one just before ends on it.
+        if (i_first and ends[i_first - 1] != first) or (i_last and ends[i_last - 1] != last):
+            return self.count(self.text[s:e])  # not a token boundary after all: count the plain way
+        head = self._count(s, first) if first > s else 0
+        tail = self._count(last, e) if last < e else 0
+        return head + (i_last - i_first) + tail
+
+
+class CharSizer:
+    """The characters-per-token estimate: every count is ``ceil(characters / ratio)``."""
+
+    def __init__(self, ratio: float) -> None:
+        self.ratio = ratio
+
+    def est(self, s: int, e: int) -> int:
+        return math.ceil((e - s) / self.ratio) if e > s else 0
+
+    exact = est
+
+    def fits(self, s: int, e: int, n: int) -> bool:
+        return self.est(s, e) <= n
+
+    def _chars(self, n: int) -> int:
+        ratio = self.ratio
+        chars = int(n * ratio)
+        while chars and math.ceil(chars / ratio) > n:
+            chars -= 1
+        while math.ceil((chars + 1) / ratio) <= n:
+            chars += 1
+        return chars
+
+    def reach(self, s: int, n: int, limit: int) -> int:
+        return min(limit, s + self._chars(n))
+
+    def lowest(self, e: int, n: int, floor: int) -> int:
+        return max(floor, e - self._chars(n))
+
+
+class CountSizer:
+    """Any tokenizer with only ``count``: exact counts everywhere (slower, still correct)."""
+
+    def __init__(self, text: str, count: Callable[[str], int]) -> None:
+        self.text = text
+        self.count = count
+
+    def est(self, s: int, e: int) -> int:
+        return self.count(self.text[s:e]) if e > s else 0
+
+    exact = est
+
+    def fits(self, s: int, e: int, n: int) -> bool:
+        return self.est(s, e) <= n
+
+    def reach(self, s: int, n: int, limit: int) -> int:
+        lo, hi = s, limit  # est(s, lo) <= n; find the largest such position by bisection
+        if self.est(s, hi) <= n:
+            return hi
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self.est(s, mid) <= n:
+                lo = mid
+            else:
+                hi = mid
+        return lo
+
+    def lowest(self, e: int, n: int, floor: int) -> int:
+        lo, hi = floor, e
+        if self.est(lo, e) <= n:
+            return lo
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self.est(mid, e) <= n:
+                hi = mid
+            else:
+                lo = mid
+        return hi
+
+
+class Sizing:
+    """A validated sizer choice: what sizes chunks, by name, and how to make its sizer.
+
+    ``tokenizer`` is the exact tokenizer (None for the estimate and for count-only
+    objects); ``name`` is what records say made the counts (an encoding name, or
+    ``chars/<ratio>``).
+    """
+
+    __slots__ = ("count", "name", "ratio", "tokenizer")
+
+    def __init__(self, name: str, tokenizer: Tokenizer | None = None, ratio: float | None = None,
+                 count: Callable[[str], int] | None = None) -> None:
+        self.name = name
+        self.tokenizer = tokenizer
+        self.ratio = ratio
+        self.count = count
+
+    def sizer(self, text: str, ends: Any = None) -> Any:
+        """The sizer of ``text`` (``ends``: token ends already computed for it)."""
+        if self.tokenizer is not None:
+            return TokenSizer(text, self.tokenizer, ends)
+        if self.ratio is not None:
+            return CharSizer(self.ratio)
+        return CountSizer(text, self.count)
+
+
+def sizing_for(tokenizer: object) -> Sizing:
+    """Validate the ``tokenizer`` argument of the splitter: a registry name, a
+    :class:`Tokenizer`, a :class:`CharEstimate` or any object with ``count(text)``.
+
+    >>> sizing_for("cl100k_base").name, sizing_for(CharEstimate(3.5)).name
+    ('cl100k_base', 'chars/3.5')
+    """
+    if isinstance(tokenizer, str):
+        real = get_tokenizer(check_encoding(tokenizer))
+        return Sizing(real.name, tokenizer=real)
+    if isinstance(tokenizer, CharEstimate):
+        ratio = check_ratio(tokenizer.ratio)
+        return Sizing(CharEstimate(ratio).name, ratio=ratio)
+    count = getattr(tokenizer, "count", None)
+    if not callable(count):
+        raise RagchunkError(
+            "tokenizer",
+            f"tokenizer ({type(tokenizer).__name__}) has no count(text) method:"
+            " pass an encoding name, a Tokenizer or a CharEstimate",
+        )
+    name = str(getattr(tokenizer, "name", type(tokenizer).__name__))
+    if getattr(tokenizer, "exact", False) and all(
+        callable(getattr(tokenizer, method, None)) for method in ("encode_with_offsets", "next_cut", "last_cut")
+    ):
+        return Sizing(name, tokenizer=tokenizer)
+    return Sizing(name, count=count)
+
+
+# Below this length a thread costs more than the scan it hides.
+PARALLEL_MIN_CHARS = 1 << 16
+# Where the pieces of a parallel encode end, as shares of the text: the first piece is
+# long enough to hide the Markdown scan, the last short so that little work follows it.
+_PIECE_SHARES = (0.5, 0.8, 0.95)
+# How far each cut is looked for (a text without any place to cut is one piece).
+_PIECE_SEARCH = 1 << 16
+
+
+def _threads_usable() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def prepare(text: str, sizing: Sizing, threads: int | None = None) -> tuple[Any, Structure]:
+    """The sizer of ``text`` (its one encode) and its Markdown structure.
+
+    With ``threads`` above 1 (by default: when the process may use more than one core),
+    a tokenizer that releases the GIL (tiktoken) and a long text, the calling thread
+    encodes the text in a few pieces, cut at the tokenizer's cut points so the ids are
+    those of one encode, while a second thread scans the Markdown, then turns each
+    finished piece into token ends: on a machine with a free core that work costs no wall
+    time. The encode stays on the calling thread (tiktoken measured ~25 % slower on a
+    thread other than the one that first used it). The results are the same either way.
+    Pass ``threads=1`` in a process pool: each process then keeps to one core.
+    """
+    tokenizer = sizing.tokenizer
+    if threads is None:
+        threads = 2 if _threads_usable() > 1 else 1
+    if threads < 2 or tokenizer is None or not getattr(tokenizer, "releases_gil", False) \
+            or len(text) < PARALLEL_MIN_CHARS:
+        return sizing.sizer(text), Structure.of(text)
+    cuts = [0]
+    for share in _PIECE_SHARES:
+        at = max(cuts[-1], int(len(text) * share))
+        cut = tokenizer.next_cut(text, at, at + _PIECE_SEARCH)
+        if cut is not None and cut > cuts[-1]:
+            cuts.append(cut)
+    cuts.append(len(text))
+    compact = len(text) >= 4 * _ARRAY_ENDS_FROM  # about as many tokens as the one-piece rule
+    pieces: SimpleQueue = SimpleQueue()
+    ends: list[Any] = []  # the whole text's, extended piece by piece (pieces come in order)
+    structure: list[Structure] = []
+    failed: list[BaseException] = []
+    # The scan starts once this thread is about to encode: begun at once, it would hold the
+    # GIL while Thread.start() waits for it, and this thread would get the GIL back only
+    # after the switch interval (5 ms).
+    encoding = threading.Event()
+
+    def work() -> None:
+        try:
+            encoding.wait()
+            structure.append(Structure.of(text))
+            while (piece := pieces.get()) is not None:
+                index, ids = piece
+                part = tokenizer.ends_of(ids, cuts[index], compact)
+                if ends:
+                    ends[0].extend(part)
+                else:
+                    ends.append(part)
+        except BaseException as err:  # re-raised on the calling thread below
+            failed.append(err)
+
+    worker = threading.Thread(target=work, name="ragchunk-markdown", daemon=True)
+    worker.start()
+    try:
+        for index in range(len(cuts) - 1):
+            piece = text[cuts[index] : cuts[index + 1]]
+            encoding.set()
+            pieces.put((index, tokenizer.encode(piece)))
+    finally:
+        encoding.set()
+        pieces.put(None)
+        worker.join()
+    if failed:
+        raise failed[0]
+    return sizing.sizer(text, ends[0] if ends else []), structure[0]

@@ -1,0 +1,233 @@
+"""The structure a text is cut by: its Markdown blocks as an ordered tree of units.
+
+Levels, coarsest first: heading sections (a heading and everything up to the next heading
+of the same or a higher level, nested) → blocks (paragraph, code, table, list, quote,
+HTML, rule, heading line) → list items, or sentences (paragraphs, quotes, items) → spans
+packed word by word, or line by line (code, tables, HTML). A run of heading lines is
+glued to the unit it introduces, so a chunk never ends on a heading.
+
+:class:`Structure` is what a text's Markdown gives once (blocks, heading paths, section
+ends); :class:`UnitTree` turns it into units for one ``by`` and one size, and answers
+:meth:`UnitTree.children` when a unit must be cut finer. The packer (:mod:`.packer`)
+knows units only by their span and their level.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable
+from typing import NamedTuple
+
+from .markdown import Block, heading_paths, list_items, parse_blocks
+from .segmentation import sentence_spans
+
+__all__ = ["BY_CHOICES", "GLUE", "LINES", "Structure", "Unit", "UnitTree", "WORDS"]
+
+BY_CHOICES: tuple[str, ...] = ("headings", "paragraphs", "sentences")
+
+# Unit levels. Levels below WORDS hold units; WORDS and LINES are spans the packer fills
+# word by word or line by line.
+SECTION = 0
+BLOCK = 1
+ITEM = 2
+SENTENCE = 3
+GLUE = 4
+WORDS = 5
+LINES = 6
+
+
+class Unit(NamedTuple):
+    """One unit: the code-point span of its trimmed text, its level, and what its children are made of.
+
+    ``block`` is the index of its (first) block and ``stop`` the index after its last one
+    (sections); ``heads`` and ``inner`` are set for a ``GLUE`` unit: the heading units it
+    glues and the unit they introduce. Made with ``tuple.__new__`` on hot paths: a split
+    of a long text makes hundreds of thousands.
+    """
+
+    start: int
+    end: int
+    level: int
+    block: int = -1
+    stop: int = -1
+    heads: tuple = ()
+    inner: Unit | None = None
+
+
+def _unit(start: int, end: int, level: int, block: int = -1, stop: int = -1, heads: tuple = (),
+          inner: Unit | None = None) -> Unit:
+    return tuple.__new__(Unit, (start, end, level, block, stop, heads, inner))
+
+
+class Structure(NamedTuple):
+    """The Markdown blocks of a text and what the splitter derives from them."""
+
+    blocks: list[Block]
+    paths: list[tuple[str, ...]]  # heading path in force at each block
+    block_starts: list[int]
+    section_end: list[int]  # see _section_ends
+
+    @classmethod
+    def of(cls, text: str) -> Structure:
+        """Parse ``text`` (Markdown or plain).
+
+        >>> Structure.of("# A\\n\\nText.\\n\\n## B\\n\\nMore.").paths
+        [('A',), ('A',), ('A', 'B'), ('A', 'B')]
+        """
+        blocks = parse_blocks(text)
+        return cls(blocks, heading_paths(blocks), [b.start for b in blocks], _section_ends(blocks))
+
+    def path_at(self, offset: int) -> tuple[str, ...]:
+        """The heading path in force at code-point ``offset`` (``()`` before the first block)."""
+        block = bisect_right(self.block_starts, offset) - 1
+        return self.paths[block] if block >= 0 else ()
+
+
+def _section_ends(blocks: list[Block]) -> list[int]:
+    """For each heading block, the index of the first block after its section (others: 0)."""
+    ends = [0] * len(blocks)
+    open_headings: list[int] = []
+    for index, block in enumerate(blocks):
+        if block.kind != "heading":
+            continue
+        while open_headings and blocks[open_headings[-1]].level >= block.level:
+            ends[open_headings.pop()] = index
+        open_headings.append(index)
+    for index in open_headings:
+        ends[index] = len(blocks)
+    return ends
+
+
+class UnitTree:
+    """The units of one text for one ``by``: :meth:`top` to start, :meth:`children` to cut finer.
+
+    ``est(s, e)`` estimates tokens (the sizer's); ``glue_limit`` is how many tokens of a
+    run of heading lines may be glued to what follows (half a chunk).
+    """
+
+    def __init__(self, text: str, structure: Structure, by: str, est: Callable[[int, int], int],
+                 glue_limit: int) -> None:
+        self.text = text
+        self.by = by
+        self.est = est
+        self.glue_limit = glue_limit
+        self.blocks = structure.blocks
+        self.section_end = structure.section_end
+
+    def top(self) -> list[Unit]:
+        """The units packed first: sections, blocks or sentences, as ``by`` says."""
+        blocks = self.blocks
+        if self.by == "headings":
+            units = []
+            first_heading = next((i for i, b in enumerate(blocks) if b.kind == "heading"), len(blocks))
+            if first_heading:
+                units.append(self._section(0, first_heading))
+            index = first_heading
+            while index < len(blocks):
+                units.append(self._section(index, self.section_end[index]))
+                index = self.section_end[index]
+            return units
+        if self.by == "paragraphs":
+            return self._glue([_unit(b.start, b.end, BLOCK, i) for i, b in enumerate(blocks)])
+        units = []
+        for index, block in enumerate(blocks):
+            if block.kind in ("paragraph", "quote", "list"):
+                units.extend(self._sentences(block.start, block.end))
+            else:
+                units.append(_unit(block.start, block.end, BLOCK, index))
+        return self._glue(units)
+
+    def _section(self, first: int, stop: int) -> Unit:
+        return _unit(self.blocks[first].start, self.blocks[stop - 1].end, SECTION, first, stop)
+
+    def children(self, unit: Unit) -> list[Unit]:
+        """The units one level finer than ``unit``; never just ``unit`` itself again."""
+        while True:
+            kids = self._kids(unit)
+            if len(kids) == 1 and kids[0].level < WORDS and kids[0].start == unit.start and kids[0].end == unit.end:
+                unit = kids[0]
+                continue
+            return kids
+
+    def _kids(self, unit: Unit) -> list[Unit]:
+        start, end, level = unit.start, unit.end, unit.level
+        if level == SECTION:
+            blocks = self.blocks
+            units = []
+            index, stop = unit.block, unit.stop
+            if blocks[index].kind == "heading":
+                units.append(_unit(blocks[index].start, blocks[index].end, BLOCK, index))
+                index += 1
+            while index < stop:
+                if blocks[index].kind == "heading":
+                    units.append(self._section(index, self.section_end[index]))
+                    index = self.section_end[index]
+                else:
+                    units.append(_unit(blocks[index].start, blocks[index].end, BLOCK, index))
+                    index += 1
+            return self._glue(units)
+        if level == BLOCK:
+            block_kind = self.blocks[unit.block].kind
+            if block_kind in ("paragraph", "quote"):
+                sentences = self._sentences(start, end)
+                return sentences if len(sentences) > 1 else [_unit(start, end, WORDS)]
+            if block_kind == "list":
+                return [_unit(s, e, ITEM) for s, e in list_items(self.text, self.blocks[unit.block])]
+            if block_kind in ("code", "table", "html"):
+                return [_unit(start, end, LINES)]
+            return [_unit(start, end, WORDS)]
+        if level == ITEM:
+            sentences = self._sentences(start, end)
+            return sentences if len(sentences) > 1 else [_unit(start, end, WORDS)]
+        if level == SENTENCE:
+            return [_unit(start, end, WORDS)]
+        # GLUE: the headings go with the first child of what they introduce.
+        kids = self.children(unit.inner)
+        first = kids[0]
+        if first.level >= WORDS:
+            return [_unit(start, first.end, first.level), *kids[1:]]
+        if first.level == GLUE:
+            return [_unit(start, first.end, GLUE, heads=unit.heads + first.heads, inner=first.inner), *kids[1:]]
+        return [_unit(start, first.end, GLUE, heads=unit.heads, inner=first), *kids[1:]]
+
+    def _sentences(self, s: int, e: int) -> list[Unit]:
+        """Sentence units of ``text[s:e]``; sentences with no whitespace between are one unit."""
+        text = self.text
+        units: list[Unit] = []
+        for a, b in sentence_spans(text[s:e]):
+            a += s
+            b += s
+            if units and units[-1].end == a:
+                units[-1] = _unit(units[-1].start, b, SENTENCE)
+            else:
+                units.append(_unit(a, b, SENTENCE))
+        return units
+
+    def _sticky(self, unit: Unit) -> bool:
+        return unit.level == BLOCK and self.blocks[unit.block].kind == "heading"
+
+    def _glue(self, units: list[Unit]) -> list[Unit]:
+        """Join each run of heading lines to the unit after it, so a chunk never ends on one.
+
+        Only as many of the run's last headings as fill ``glue_limit`` are joined: a run
+        of thousands of headings must not become one unit that can never be placed whole.
+        """
+        out: list[Unit] = []
+        heads: list[Unit] = []
+        limit = self.glue_limit
+        est = self.est
+        for unit in units:
+            if self._sticky(unit):
+                heads.append(unit)
+                continue
+            if heads:
+                keep = len(heads)
+                while keep and est(heads[keep - 1].start, heads[-1].end) <= limit:
+                    keep -= 1
+                out.extend(heads[:keep])
+                if keep < len(heads):
+                    unit = _unit(heads[keep].start, unit.end, GLUE, heads=tuple(heads[keep:]), inner=unit)
+                heads = []
+            out.append(unit)
+        out.extend(heads)
+        return out

@@ -1,0 +1,404 @@
+"""OpenAI's byte-level BPE encodings: tiktoken on CPython, tiktoken's WASM build in the browser.
+
+Both adapters read the same rank files (``encoders/<name>.json`` of the npm ``tiktoken``
+package, shipped in ``ragchunk/tables/data/``), so CPython and the page give identical
+ids. A rank file's ``bpe_ranks`` field holds lines of ``<marker> <first rank> <base64
+token> ...``; the i-th token on a line has rank ``first + i``.
+
+Offsets: a token is a run of UTF-8 bytes and may end inside a character. A character
+belongs, for ``ends``, to the token that holds its first byte, so summing per token "how
+many characters start in it" gives every token's code-point end with no byte offsets at
+all; a token that begins with a continuation byte starts one character earlier.
+
+Cut points (see :mod:`ragchunk.tokenizers.base`): no pre-tokenizer piece of cl100k, o200k,
+p50k or r50k runs over
+- a line break that follows a non-space and is followed by a visible ASCII character
+  other than ``/`` (the cut is just after the line break; after whitespace it is not one:
+  r50k and p50k read ``"\\n\\n"`` at the end of a text as one piece but ``"\\n" "\\n"``
+  before a letter, and o200k glues ``/`` to punctuation before a line break);
+- a single space between a visible ASCII character and an ASCII letter (the cut is just
+  before the space: the space starts the next piece whatever follows the letter).
+The pieces on either side are then encoded on their own, so the ids split there
+(property-tested on all four encodings, for every slice around a cut).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from array import array
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+from operator import itemgetter
+from typing import Any, NamedTuple
+
+from .. import tables
+
+NAMES: tuple[str, ...] = ("cl100k_base", "o200k_base", "p50k_base", "r50k_base")
+
+
+@dataclass(frozen=True, slots=True)
+class RankFile:
+    """The fields of an ``encoders/<name>.json`` file of the npm tiktoken package."""
+
+    name: str
+    pat_str: str
+    special_tokens: dict[str, int]
+    bpe_ranks: str
+
+    @classmethod
+    def from_json(cls, name: str, text: str | bytes) -> RankFile:
+        """Read the JSON text of ``encoders/<name>.json``."""
+        data = json.loads(text)
+        return cls(name, data["pat_str"], dict(data["special_tokens"]), data["bpe_ranks"])
+
+
+def rank_file(name: str) -> RankFile:
+    """The rank file of encoding ``name`` from the installed package (hash-checked)."""
+    return RankFile.from_json(name, tables.read(f"tiktoken-{name}"))
+
+
+def iter_ranks(bpe_ranks: str) -> Iterable[tuple[str, int]]:
+    """Yield ``(base64 token, rank)`` pairs of a ``bpe_ranks`` string.
+
+    >>> list(iter_ranks("! 0 IQ== Ig==\\n! 5 Iw=="))
+    [('IQ==', 0), ('Ig==', 1), ('Iw==', 5)]
+    """
+    for line in bpe_ranks.splitlines():
+        parts = line.split()
+        if len(parts) < 2:
+            continue
+        first = int(parts[1])
+        for offset, token in enumerate(parts[2:]):
+            yield token, first + offset
+
+
+def mergeable_ranks(bpe_ranks: str) -> dict[bytes, int]:
+    """The ``{token bytes: rank}`` mapping ``tiktoken.Encoding`` takes."""
+    decode = base64.b64decode
+    return {decode(token): rank for token, rank in iter_ranks(bpe_ranks)}
+
+
+class TokenTables(NamedTuple):
+    """Per-token-id facts that place tokens in the text, indexed by token id.
+
+    ``code_points[id]``: how many characters start in the token (its bytes that are not
+    UTF-8 continuation bytes); ``continued[id]``: 1 when the token begins with a
+    continuation byte (it starts inside the character before it), else 0.
+    """
+
+    code_points: array
+    continued: bytes
+
+
+_CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
+
+
+def token_tables(bpe_ranks: str) -> TokenTables:
+    """Both tables of a ``bpe_ranks`` string, in one pass over its base64 tokens.
+
+    >>> tables = token_tables("! 0 IQ== w6k= qQ== aGVsbG8=")  # "!", "é", a lone continuation byte, "hello"
+    >>> list(tables.code_points), list(tables.continued)
+    ([1, 1, 0, 5], [0, 0, 1, 0])
+    """
+    counts = array("H")
+    continued = bytearray()
+    decode = binascii.a2b_base64
+    strip = _CONTINUATION_BYTES
+    for line in bpe_ranks.splitlines():
+        parts = line.split()
+        if len(parts) < 2:
+            continue
+        first = int(parts[1])
+        tokens = list(map(decode, parts[2:]))
+        end = first + len(tokens)
+        if len(counts) < end:
+            counts.extend(bytes(end - len(counts)))
+            continued.extend(bytes(end - len(continued)))
+        counts[first:end] = array("H", [len(b) if b.isascii() else len(b.translate(None, strip)) for b in tokens])
+        continued[first:end] = bytes(1 if b and 0x80 <= b[0] < 0xC0 else 0 for b in tokens)
+    return TokenTables(counts, bytes(continued))
+
+
+# Token count from which token ends are kept in a 4-byte array instead of a list.
+ARRAY_ENDS_FROM = 1 << 20
+_ENDS_SLICE = 1 << 18
+
+
+def token_ends(ids: Any, counts: Sequence[int], offset: int = 0, compact: bool = False) -> list[int] | array:
+    """The code-point end of every token of ``ids`` (tokens of a text starting at ``offset``).
+
+    itemgetter reads the counts of many ids at C speed. A list bisects faster than an
+    array, but holds an end in 36 bytes instead of 4: ``compact`` ends come in an array,
+    built slice by slice so that no list of a Python int per token is ever made.
+
+    >>> token_ends([0, 1, 1], [1, 2], offset=10)
+    [11, 13, 15]
+    """
+    if not compact:
+        if len(ids) < 2:
+            return [offset + counts[ids[0]]] if ids else []
+        running = accumulate(itemgetter(*ids)(counts), initial=offset)
+        next(running)  # the initial value itself
+        return list(running)
+    ends = array("I")
+    total = offset
+    for first in range(0, len(ids), _ENDS_SLICE):
+        part = ids[first : first + _ENDS_SLICE]
+        running = accumulate(itemgetter(*part)(counts) if len(part) > 1 else (counts[part[0]],), initial=total)
+        next(running)  # the initial value itself
+        ends.extend(running)
+        total = ends[-1]
+    return ends
+
+
+class _Starts(Sequence):
+    """``starts[i]`` of a BPE encoding, computed when asked (only windows read a few)."""
+
+    __slots__ = ("_continued", "_ends", "_ids")
+
+    def __init__(self, ids: Sequence[int], ends: Sequence[int], continued: bytes) -> None:
+        self._ids, self._ends, self._continued = ids, ends, continued
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        before = self._ends[index - 1] if index else 0
+        return before - self._continued[self._ids[index]]
+
+
+class Encoded(NamedTuple):
+    """:class:`ragchunk.tokenizers.base.Encoded` of a BPE encoding (``starts`` computed on demand)."""
+
+    ids: Sequence[int]
+    starts: Sequence[int]
+    ends: Sequence[int]
+
+
+# --- cut points ------------------------------------------------------------------------
+
+_VISIBLE_ASCII = frozenset(chr(c) for c in range(0x21, 0x7F))
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_LINE_STARTS = frozenset(chr(c) for c in range(0x21, 0x7F) if chr(c) != "/")
+
+
+def _is_cut(text: str, c: int) -> bool:
+    """Whether ``c`` is a cut of the whole ``text`` (either rule)."""
+    if not 0 < c < len(text):
+        return False
+    char = text[c]
+    if char == " ":
+        return c + 1 < len(text) and text[c - 1] in _VISIBLE_ASCII and text[c + 1] in _ASCII_LETTERS
+    if char not in _LINE_STARTS or text[c - 1] != "\n":
+        return False
+    before = c - 2
+    if before >= 0 and text[before] == "\r":
+        before -= 1
+    return before >= 0 and not text[before].isspace()
+
+
+def _cut_span(text: str, c: int) -> tuple[int, int]:
+    """The context ``[a, b)`` the rule reads to call ``c`` a cut (``c`` must be one)."""
+    if text[c] == " ":
+        return c - 1, c + 2
+    return (c - 3 if text[c - 2] == "\r" else c - 2), c + 1
+
+
+def next_cut(text: str, at: int, stop: int) -> int | None:
+    """The first cut ``c`` with ``at <= c < stop`` whose right-hand context lies before ``stop``.
+
+    >>> next_cut("say hello", 0, 9), next_cut("Line.\\nNext.", 0, 11), next_cut("x.\\n\\nNext", 0, 9)
+    (3, 6, None)
+    """
+    stop = min(stop, len(text))
+    if at >= stop:
+        return None
+    if _is_cut(text, at) and _cut_span(text, at)[1] <= stop:
+        return at
+    found = _CUT.search(text, at, stop)
+    if found is None:
+        return None
+    return found.end(1) if found.end(1) >= 0 else found.start(2)
+
+
+def last_cut(text: str, low: int, high: int) -> int | None:
+    """The last cut ``c`` with ``low < c <= high`` whose left-hand context lies at or after ``low``.
+
+    ``c == high`` qualifies when it is a cut of the whole text (its right-hand context
+    may then lie past ``high``); a cut below ``high`` needs its context inside ``[low, high)``.
+
+    >>> last_cut("one two three", 0, 13), last_cut("one two three", 0, 7), last_cut("a.\\nb c", 0, 6)
+    (7, 7, 4)
+    """
+    high = min(high, len(text))
+    if high <= low:
+        return None
+    if _is_cut(text, high) and _cut_span(text, high)[0] >= low:
+        return high
+    # Usually the last cut is a space in the span's last line or the line break before
+    # that line: found with rfind, no regex.
+    newline = text.rfind("\n", low, high - 1)
+    line = max(low + 1, newline + 1)
+    space = text.rfind(" ", line, high - 1)
+    for _ in range(8):
+        if space < line:
+            break
+        if text[space - 1] in _VISIBLE_ASCII and text[space + 1] in _ASCII_LETTERS:
+            return space
+        space = text.rfind(" ", line, space)
+    else:
+        return _last_cut_scan(text, low, high)  # a line of many spaces: let the regex look
+    if newline < low:
+        return None
+    c = newline + 1
+    if c < high and _is_cut(text, c) and _cut_span(text, c)[0] >= low:
+        return c
+    return _last_cut_scan(text, low, newline + 1)
+
+
+def _last_cut_scan(text: str, low: int, high: int) -> int | None:
+    """:func:`last_cut` below ``high`` by a regex over growing windows, from the end backwards."""
+    width = 32
+    while True:
+        a = max(low, high - width)
+        # The first match in the reversed window is the last one in the text.
+        found = _CUT_REVERSED.search(text[a:high][::-1])
+        if found is not None:
+            if found.start(1) >= 0:
+                return high - 1 - found.start(0)  # the character after the line break
+            return high - 1 - found.start(2)
+        if a == low:
+            return None
+        width *= 4
+
+
+# group 1 ends where the line-break rule cuts; group 2 starts where the space rule cuts.
+_CUT = re.compile(r"(\S\r?\n)[!-.0-~]|[!-~]( )[A-Za-z]")
+# The same rules on reversed text: group 1 is the reversed "\S\r?\n", group 2 the space.
+_CUT_REVERSED = re.compile(r"[!-.0-~](\n\r?\S)|[A-Za-z]( )[!-~]")
+
+
+# --- adapters --------------------------------------------------------------------------
+
+def _once(build: Callable[[], TokenTables]) -> Callable[[], TokenTables]:
+    """``build``, called once on first use and remembered."""
+    made: list[TokenTables] = []
+
+    def get() -> TokenTables:
+        if not made:
+            made.append(build())
+        return made[0]
+
+    return get
+
+
+class _Bpe:
+    """What both adapters share: token offsets from the per-token tables, and the cut rules."""
+
+    exact = True
+    special_tokens = 0
+
+    def __init__(self, name: str, tables_of: Callable[[], TokenTables]) -> None:
+        self.name = name
+        self._tables = _once(tables_of)
+
+    def encode(self, text: str) -> Sequence[int]:
+        raise NotImplementedError
+
+    def encode_with_offsets(self, text: str) -> Encoded:
+        return self.encoded_from_ids(self.encode(text))
+
+    def encoded_from_ids(self, ids: Sequence[int]) -> Encoded:
+        """The :class:`Encoded` of a whole text from its ids alone (BPE offsets follow from the ids)."""
+        made = self._tables()
+        ends = token_ends(ids, made.code_points, 0, len(ids) >= ARRAY_ENDS_FROM)
+        return Encoded(ids, _Starts(ids, ends, made.continued), ends)
+
+    def ends_of(self, ids: Sequence[int], offset: int = 0, compact: bool = False) -> list[int] | array:
+        """Token ends of ``ids`` encoded from a text that starts at ``offset`` (see :func:`token_ends`)."""
+        return token_ends(ids, self._tables().code_points, offset, compact)
+
+    def next_cut(self, text: str, at: int, stop: int) -> int | None:
+        return next_cut(text, at, stop)
+
+    def last_cut(self, text: str, low: int, high: int) -> int | None:
+        return last_cut(text, low, high)
+
+
+class TiktokenTokenizer(_Bpe):
+    """CPython adapter around a ``tiktoken.Encoding``; user text is always ordinary text.
+
+    tiktoken releases the GIL while it encodes, so a second thread may work meanwhile.
+    """
+
+    releases_gil = True
+
+    def __init__(self, name: str, encoding: Any, tables_of: Callable[[], TokenTables]) -> None:
+        super().__init__(name, tables_of)
+        self._encoding = encoding
+
+    def encode(self, text: str) -> list[int]:
+        return self._encoding.encode_ordinary(text)
+
+    def count(self, text: str) -> int:
+        return len(self._encoding.encode_ordinary(text))
+
+    def decode(self, tokens: Iterable[int]) -> str:
+        return self._encoding.decode(list(tokens), errors="replace")
+
+
+class WasmTokenizer(_Bpe):
+    """Browser adapter around the npm tiktoken WASM ``Tiktoken`` object the worker made.
+
+    ``encoder`` is a Pyodide proxy of that object; ``bpe_ranks`` is the table text it was
+    built from (read here only for the per-token offset tables). ``encode_source``
+    encodes a text that still has its JavaScript original (a ``browser.JsText``) without
+    copying it back to JavaScript.
+    """
+
+    releases_gil = False
+
+    def __init__(self, name: str, encoder: Any, bpe_ranks: str, encode_source: Any = None) -> None:
+        super().__init__(name, lambda: token_tables(bpe_ranks))
+        self._encoder = encoder
+        self._encode_source = encode_source
+
+    def _ids(self, text: str) -> Any:
+        source = getattr(text, "source", None)
+        if source is not None and self._encode_source is not None:
+            return self._encode_source(source)
+        return self._encoder.encode_ordinary(text)
+
+    def encode(self, text: str) -> Sequence[int]:
+        return self._ids(text).to_memoryview()
+
+    def count(self, text: str) -> int:
+        return self._ids(text).length
+
+    def decode(self, tokens: Iterable[int]) -> str:
+        from js import Uint32Array  # only inside Pyodide
+
+        data = self._encoder.decode(Uint32Array.new(list(tokens)))
+        return data.to_bytes().decode("utf-8", errors="replace")
+
+
+def load(name: str) -> TiktokenTokenizer:
+    """The CPython tokenizer of encoding ``name``, built from the rank file in the package."""
+    import tiktoken
+
+    ranks = rank_file(name)
+    encoding = tiktoken.Encoding(
+        ranks.name, pat_str=ranks.pat_str, mergeable_ranks=mergeable_ranks(ranks.bpe_ranks),
+        special_tokens=ranks.special_tokens,
+    )
+    return TiktokenTokenizer(name, encoding, lambda: token_tables(ranks.bpe_ranks))
