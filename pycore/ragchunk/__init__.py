@@ -11,7 +11,7 @@ __version__ = "0.1.0"
 
 from .errors import NotTextError, RagchunkError, UnknownEncodingError
 from .calculator import Plan, chunk_count, plan, tokens_from_chars
-from .export import chunk_record, to_jsonl
+from .records import chunk_record, to_jsonl
 from .settings import DEFAULT_ENCODING, ENCODINGS
 from .splitter import BY_CHOICES, Chunk, Split, split
 from .stats import Stats, compute_stats, format_stats

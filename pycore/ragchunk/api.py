@@ -1,41 +1,65 @@
-"""JSON in, JSON out: the facade the browser worker calls.
+"""JSON in, JSON out: the workspace the browser worker talks to (protocol version 2).
 
 A request is ``(kind, payload_json, document)``; the reply is a JSON string, either
 ``{"ok": true, "result": {...}}`` or ``{"ok": false, "errors": [{"field", "message",
 "code", "params"}]}`` for bad input (``code`` and ``params`` let the page say it in its
-language; see :class:`ragchunk.errors.RagchunkError`), or ``{"ok": false, "internal": "..."}`` for a bug. Python objects never
-leave this module: only plain JSON.
+language; see :class:`ragchunk.errors.RagchunkError`), or ``{"ok": false, "internal":
+"..."}`` for a bug. Python objects never leave this module: only plain JSON.
+
+Documents live in the workspace by id. Each keeps what was made of it, so a change of
+settings re-packs without re-encoding: the token ids and ends per tokenizer, the Markdown
+structure, and the last split.
 
 Kinds:
   ``spec``       defaults, limits, encodings and the version.
   ``calculate``  the calculator form (strings as typed) -> the plan. ``decimal_comma``
                  (true on a Russian page) reads "12,5" as 12.5.
-  ``analyze``    count tokens of the document and cut the first windows. ``document`` is
-                 the pasted text (str) or a file's bytes; without it the last document
-                 is reused, so changing a setting does not send the text again.
-  ``split``      the structural split of the document (same ``document`` rule): every
-                 chunk, with its overlap and new text apart, and the statistics.
-  ``export``     the JSONL of the last split, byte for byte what ``ragchunk split`` writes.
+  ``load``       ``document`` (a pasted text or a file's bytes, ``name``) -> a new
+                 document id and what it is (characters, notes). A refused document
+                 leaves every other document as it was.
+  ``analyze``    ``doc``: its exact token count with ``encoding`` and the first fixed
+                 windows (``chunk_size``, ``overlap``, ``first``, ``count``).
+  ``split``      ``doc``: the structural split with the settings of
+                 :func:`ragchunk.options.read_split_form`, its statistics and the first
+                 ``page_size`` chunks as columns (:func:`ragchunk.records.page_columns`).
+  ``chunks``     ``doc``, ``first``, ``count``: more chunks of its last split, as columns.
+  ``export``     ``doc``: the JSONL of its last split, byte for byte what ``ragchunk split`` writes.
+  ``drop``       ``doc``: forget a document.
+
+Long work is done in steps: :meth:`Workspace.run` is a generator that yields
+``(stage, done, total)`` between steps (``tokenizing``: code points encoded; ``splitting``:
+code points packed) and returns the reply, so the worker can report progress and stop
+between steps without losing the workspace; :meth:`Workspace.handle` runs it to the end.
 """
 
 from __future__ import annotations
 
 import json
 import traceback
-from typing import Any, Callable
+from collections.abc import Callable, Generator
+from typing import Any
 
 from . import __version__
-from .errors import RagchunkError
-from .fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_ratio
 from .calculator import check_chunking, chunk_count, plan
-from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE, MAX_PAGE_DOCUMENT_BYTES, form_spec
-from .splitter import Split, split
-from .export import to_jsonl
+from .errors import RagchunkError
+from .fields import FormErrors, read_calc_form
+from .options import SplitOptions, read_split_form
+from .records import page_columns, to_jsonl
+from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_PAGE_DOCUMENT_BYTES, form_spec
+from .sizing import TokenSizer
+from .splitter import Prepared, Split, pack_steps, prepare_text
+from .structure import Structure
 from .textio import check_text, decode_document, text_empty
-from .tokenizers import REGISTRY, CharEstimate, Registry, check_encoding, encode_in_pieces
+from .tokenizers import REGISTRY, Encoded, Registry, check_encoding, encode_steps
 from .windowing import Window, windows_of
 
+PROTOCOL_VERSION = 2
 MAX_PREVIEW_WINDOWS = 200
+DEFAULT_PAGE_SIZE = 200
+MAX_PAGE_SIZE = 5_000
+
+Progress = Callable[[str, int, int], None]
+Steps = Generator[tuple[str, int, int], None, str]
 
 
 def window_json(window: Window, source: str) -> dict[str, Any]:
@@ -53,41 +77,64 @@ def window_json(window: Window, source: str) -> dict[str, Any]:
     }
 
 
-class Session:
-    """One page's conversation with the core: keeps the last document and its token ids."""
+class _Document:
+    """A document of the workspace and what has been made of it."""
+
+    __slots__ = ("encoded", "last", "name", "note_details", "notes", "prepared", "structure", "text")
+
+    def __init__(self, name: str, text: str, notes: list[str], note_details: list[dict]) -> None:
+        self.name = name
+        self.text = text
+        self.notes = notes
+        self.note_details = note_details
+        self.encoded: dict[str, Encoded] = {}  # by tokenizer name
+        self.structure: Structure | None = None
+        self.prepared: dict[str, Prepared] = {}  # by sizer name
+        self.last: Split | None = None
+
+    def about(self) -> dict[str, Any]:
+        return {"chars": len(self.text), "notes": list(self.notes), "note_details": list(self.note_details)}
+
+
+class Workspace:
+    """The documents of one page and the answers about them."""
 
     def __init__(self, registry: Registry = REGISTRY) -> None:
         self._registry = registry
-        self._text: str | None = None
-        self._notes: list[str] = []
-        self._note_details: list[dict[str, Any]] = []
-        self._ids: dict[str, Any] = {}
-        self._split: Split | None = None
+        self._docs: dict[str, _Document] = {}
+        self._next_id = 1
+
+    # -- the protocol -----------------------------------------------------------------------
 
     def handle(self, kind: str, payload_json: str = "{}", document: str | bytes | None = None,
-               progress: Callable[[int, int], None] | None = None) -> str:
-        """Answer one request; never raises. ``progress(done, total)`` follows a ``split``
-        and the encoding of a long text by ``analyze`` (code-point offsets)."""
+               progress: Progress | None = None) -> str:
+        """Answer one request to the end; never raises. ``progress(stage, done, total)`` hears each step."""
+        steps = self.run(kind, payload_json, document)
+        while True:
+            try:
+                step = next(steps)
+            except StopIteration as done:
+                return done.value
+            if progress is not None:
+                progress(*step)
+
+    def run(self, kind: str, payload_json: str = "{}", document: str | bytes | None = None) -> Steps:
+        """Answer one request step by step: yields ``(stage, done, total)``, returns the reply JSON.
+
+        Closing the generator between steps abandons the request; the workspace keeps
+        every document and what was made of it before.
+        """
         try:
             payload = json.loads(payload_json or "{}")
-            handler = {
-                "spec": self._spec,
-                "calculate": self._calculate,
-                "analyze": self._analyze,
-                "split": self._split_document,
-                "export": self._export,
-            }.get(kind)
+            handler = self._HANDLERS.get(kind)
             if handler is None or not isinstance(payload, dict):
                 raise RagchunkError(
                     "request",
-                    f"request kind ({kind}) is not known: use spec, calculate, analyze, split or export",
+                    f"request kind ({kind}) is not known: use one of {', '.join(self._HANDLERS)}",
                     "unknown_request",
                     {"kind": str(kind)},
                 )
-            if kind in ("split", "analyze"):
-                result = handler(payload, document, progress)
-            else:
-                result = handler(payload, document)
+            result = yield from handler(self, payload, document)
             return json.dumps({"ok": True, "result": result}, ensure_ascii=False)
         except FormErrors as err:
             return json.dumps({"ok": False, "errors": [e.to_json() for e in err.errors]}, ensure_ascii=False)
@@ -95,7 +142,10 @@ class Session:
             return json.dumps({"ok": False, "errors": [err.to_json()]}, ensure_ascii=False)
         except MemoryError:
             # The page's Python has one wasm32 heap (4 GiB at most): a document can outgrow it.
-            self._ids, self._split = {}, None
+            for doc in self._docs.values():
+                doc.encoded.clear()
+                doc.prepared.clear()
+                doc.last = None
             error = RagchunkError(
                 "text",
                 "the document needs more memory than the page has: split it into smaller files, "
@@ -103,37 +153,44 @@ class Session:
                 "out_of_memory",
             )
             return json.dumps({"ok": False, "errors": [error.to_json()]}, ensure_ascii=False)
+        except GeneratorExit:
+            raise
         except Exception as err:  # a bug: report it instead of killing the worker
             detail = "".join(traceback.format_exception_only(err)).strip()
             return json.dumps({"ok": False, "internal": detail}, ensure_ascii=False)
 
-    def _spec(self, payload: dict, document: object) -> dict[str, Any]:
-        return {**form_spec(), "version": __version__}
+    # -- handlers: generators of steps that return the result ---------------------------------
 
-    def _calculate(self, payload: dict, document: object) -> dict[str, Any]:
+    def _spec(self, payload: dict, document: object) -> Steps:
+        return {**form_spec(), "version": __version__, "protocol": PROTOCOL_VERSION}
+        yield  # a generator with no step
+
+    def _calculate(self, payload: dict, document: object) -> Steps:
         form = {key: str(payload.get(key, "")) for key in ("unit", "doc", "chars_per_token", "chunk_size", "overlap", "price")}
         return read_calc_form(form, decimal_comma=payload.get("decimal_comma") is True).to_json()
+        yield
 
-    def _analyze(self, payload: dict, document: str | bytes | None,
-                 progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-        encoding = check_encoding(str(payload.get("encoding", DEFAULT_ENCODING)))
-        if document is not None:
-            self._load(document, str(payload.get("name") or ""))
-        if self._text is None:
+    def _load(self, payload: dict, document: str | bytes | None) -> Steps:
+        name = str(payload.get("name") or "")
+        if document is None:
             raise text_empty()
-        text = self._text
-        tokenizer = self._registry.get(encoding)
-        if encoding not in self._ids:
-            self._ids[encoding] = encode_in_pieces(tokenizer, text, progress)
-        encoded = self._ids[encoding]
+        doc = _read_document(document, name)
+        doc_id = f"d{self._next_id}"
+        self._next_id += 1
+        self._docs[doc_id] = doc
+        return {"doc": doc_id, "name": name, **doc.about()}
+        yield
+
+    def _analyze(self, payload: dict, document: object) -> Steps:
+        doc = self._doc(payload)
+        encoding = check_encoding(str(payload.get("encoding", DEFAULT_ENCODING)))
+        encoded = yield from self._encoded(doc, self._registry.get(encoding))
         ids = encoded.ids
         result: dict[str, Any] = {
             "encoding": encoding,
-            "chars": len(text),
             "tokens": len(ids),
-            "chars_per_token": len(text) / len(ids) if len(ids) else None,
-            "notes": list(self._notes),
-            "note_details": list(self._note_details),
+            "chars_per_token": len(doc.text) / len(ids) if len(ids) else None,
+            **doc.about(),
             "window_count": None,
             "windows": None,
             "window_errors": [],
@@ -145,84 +202,120 @@ class Session:
             return result
         first = max(0, int(payload.get("first", 0)))
         count = min(MAX_PREVIEW_WINDOWS, max(1, int(payload.get("count", DEFAULT_PREVIEW_WINDOWS))))
-        cut = windows_of(text, encoded, size, overlap, limit=first + count)[first:]
+        cut = windows_of(doc.text, encoded, size, overlap, limit=first + count)[first:]
         result["window_count"] = chunk_count(len(ids), size, overlap)
-        result["windows"] = [window_json(w, text) for w in cut]
+        result["windows"] = [window_json(w, doc.text) for w in cut]
         result["plan"] = plan(len(ids), size, overlap).to_json() if len(ids) else None
         return result
 
-    def _split_document(self, payload: dict, document: str | bytes | None,
-                        progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-        if document is not None:
-            self._load(document, str(payload.get("name") or ""))
-        errors = ErrorCollector()
-        attempt = errors.attempt
-        comma = payload.get("decimal_comma") is True
-
-        size = attempt(read_count, "chunk_size", str(payload.get("chunk_size", "")), 1, MAX_CHUNK_SIZE, "tokens", comma)
-        overlap = attempt(read_count, "overlap", str(payload.get("overlap", "")), 0, MAX_CHUNK_SIZE - 1, "tokens", comma)
-        if "chars_per_token" in payload:
-            ratio = attempt(read_ratio, str(payload["chars_per_token"]), comma)
-            sizer = None if ratio is None else CharEstimate(ratio)
-        else:
-            encoding = attempt(check_encoding, str(payload.get("encoding", DEFAULT_ENCODING)))
-            sizer = None if encoding is None else self._registry.get(encoding)
-        if size is not None and overlap is not None:
-            attempt(check_chunking, size, overlap)
-        if self._text is None:
-            errors.append(text_empty())
-        if errors:
-            raise FormErrors(errors)
-        text = self._text
-        result = split(text, by=str(payload.get("by", "headings")), size=size, overlap=overlap, tokenizer=sizer,
-                       progress=progress)
-        self._split = result
+    def _split(self, payload: dict, document: object) -> Steps:
+        doc = self._doc(payload)
+        form = {key: payload[key] for key in ("by", "chunk_size", "overlap", "encoding", "chars_per_token")
+                if key in payload}
+        options = read_split_form({key: str(value) for key, value in form.items()},
+                                  decimal_comma=payload.get("decimal_comma") is True)
+        prepared = yield from self._prepared(doc, options)
+        doc.last = None  # a split that does not finish leaves no stale result behind
+        result = yield from pack_steps(prepared, options)
+        doc.last = result
+        page = _page_size(payload.get("page_size", DEFAULT_PAGE_SIZE))
         return {
+            "doc": payload["doc"],
             "tokenizer": result.tokenizer,
             "by": result.by,
             "size": result.size,
             "overlap": result.overlap,
-            "chars": len(text),
-            "notes": list(self._notes),
-            "note_details": list(self._note_details),
+            **doc.about(),
             "stats": result.stats.to_json(),
-            "chunks": [
-                {
-                    "id": c.id,
-                    "start": c.start,
-                    "end": c.end,
-                    "content_start": c.content_start,
-                    "heading": c.heading,
-                    "heading_path": list(c.heading_path),
-                    "tokens": c.tokens,
-                    "overlap_tokens": c.overlap_tokens,
-                    "overlap_text": text[c.start : c.content_start],
-                    "new_text": text[c.content_start : c.end],
-                }
-                for c in result.chunks
-            ],
+            "count": len(result.chunks),
+            "page": page_columns(result, doc.text, 0, page),
         }
 
-    def _export(self, payload: dict, document: object) -> dict[str, Any]:
-        if self._split is None:
-            raise RagchunkError("text", "nothing is split yet: paste some text or drop a file first", "nothing_split")
-        return {"jsonl": to_jsonl(self._split)}
+    def _chunks(self, payload: dict, document: object) -> Steps:
+        doc = self._doc(payload)
+        if doc.last is None:
+            raise _nothing_split()
+        first = max(0, int(payload.get("first", 0)))
+        return page_columns(doc.last, doc.text, first, first + _page_size(payload.get("count", DEFAULT_PAGE_SIZE)))
+        yield
 
-    def _load(self, document: str | bytes, name: str) -> None:
-        # Everything is checked before the last document is dropped: a refused file (binary,
-        # empty, too large) leaves the page's previous document and results as they were.
-        check_page_size(document, name)
-        if isinstance(document, (bytes, bytearray, memoryview)):
-            if not len(document):
-                label = name or "the file"
-                raise RagchunkError("text", f"{label} is empty (0 bytes): drop a file that holds text", "file_empty",
-                                    {"name": name})
-            decoded = decode_document(bytes(document), name)
-            text, notes, details = decoded.text, decoded.notes, decoded.note_details
-        else:
-            text, notes, details = document, [], []
-        text = check_text(text)
-        self._text, self._ids, self._notes, self._note_details, self._split = text, {}, notes, details, None
+    def _export(self, payload: dict, document: object) -> Steps:
+        doc = self._doc(payload)
+        if doc.last is None:
+            raise _nothing_split()
+        return {"jsonl": to_jsonl(doc.last)}
+        yield
+
+    def _drop(self, payload: dict, document: object) -> Steps:
+        self._docs.pop(str(payload.get("doc", "")), None)
+        return {"documents": len(self._docs)}
+        yield
+
+    _HANDLERS = {
+        "spec": _spec,
+        "calculate": _calculate,
+        "load": _load,
+        "analyze": _analyze,
+        "split": _split,
+        "chunks": _chunks,
+        "export": _export,
+        "drop": _drop,
+    }
+
+    # -- what a document keeps ----------------------------------------------------------------
+
+    def _doc(self, payload: dict) -> _Document:
+        doc = self._docs.get(str(payload.get("doc", "")))
+        if doc is None:
+            raise RagchunkError("text", "no document is loaded: paste some text or drop a file", "text_empty")
+        return doc
+
+    def _encoded(self, doc: _Document, tokenizer: Any) -> Generator[tuple[str, int, int], None, Encoded]:
+        """The document's token ids and ends with ``tokenizer``, encoded once, piece by piece."""
+        if tokenizer.name not in doc.encoded:
+            doc.encoded[tokenizer.name] = yield from encode_steps(tokenizer, doc.text)
+        return doc.encoded[tokenizer.name]
+
+    def _prepared(self, doc: _Document, options: SplitOptions) -> Generator[tuple[str, int, int], None, Prepared]:
+        """The document ready to pack with the options' sizer: its one encode and its structure."""
+        sizing = options.sizing
+        if sizing.name not in doc.prepared:
+            if not doc.text or doc.text.isspace():
+                doc.prepared[sizing.name] = prepare_text(doc.text, sizing)
+            else:
+                if doc.structure is None:
+                    doc.structure = Structure.of(doc.text)
+                sizer = sizing.sizer(doc.text) if sizing.tokenizer is None else TokenSizer(
+                    doc.text, sizing.tokenizer, (yield from self._encoded(doc, sizing.tokenizer)).ends)
+                doc.prepared[sizing.name] = Prepared(doc.text, sizing.name, sizer, doc.structure)
+        return doc.prepared[sizing.name]
+
+
+def _page_size(value: object) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        number = DEFAULT_PAGE_SIZE
+    return max(1, min(MAX_PAGE_SIZE, number))
+
+
+def _nothing_split() -> RagchunkError:
+    return RagchunkError("text", "nothing is split yet: paste some text or drop a file first", "nothing_split")
+
+
+def _read_document(document: str | bytes, name: str) -> _Document:
+    """A new document from a pasted text or a file's bytes; everything is checked first."""
+    check_page_size(document, name)
+    if isinstance(document, (bytes, bytearray, memoryview)):
+        if not len(document):
+            label = name or "the file"
+            raise RagchunkError("text", f"{label} is empty (0 bytes): drop a file that holds text", "file_empty",
+                                {"name": name})
+        decoded = decode_document(bytes(document), name)
+        text, notes, details = decoded.text, decoded.notes, decoded.note_details
+    else:
+        text, notes, details = document, [], []
+    return _Document(name, check_text(text), list(notes), list(details))
 
 
 def check_page_size(document: str | bytes, name: str) -> None:

@@ -1,10 +1,17 @@
-"""Glue used only inside Pyodide: turns the worker's JavaScript objects into plain Python."""
+"""Glue used only inside Pyodide: turns the worker's JavaScript objects into plain Python.
+
+The worker drives :func:`start`'s generator one step at a time (``next()``), posting each
+``(stage, done, total)`` as progress and yielding to its event loop in between, so a
+cancel message is heard between steps; ``return()`` abandons the request. The reply is
+the generator's return value: a JSON string.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .api import Session
+from . import tables
+from .api import Steps, Workspace
 from .tokenizers import REGISTRY, WasmTokenizer
 
 
@@ -28,12 +35,16 @@ def provide_encoder(name: str, encoder: Any, bpe_ranks: str, encode_source: Any)
     REGISTRY.provide(name, lambda: WasmTokenizer(name, encoder, bpe_ranks, encode_source))
 
 
-def handle(session: Session, kind: str, payload_json: str, document: Any = None, progress: Any = None) -> str:
-    """:meth:`Session.handle` for a document sent by the worker.
+def provide_table(name: str, data: Any) -> None:
+    """Hand in table ``name`` the worker fetched from the site (a JS ``Uint8Array``); hash-checked."""
+    tables.provide(name, data.to_bytes() if hasattr(data, "to_bytes") else bytes(data))
+
+
+def start(workspace: Workspace, kind: str, payload_json: str, document: Any = None) -> Steps:
+    """:meth:`Workspace.run` for a document sent by the worker.
 
     ``document`` is a JS ``Uint8Array`` (a dropped file), a ``{text}`` wrapper of a pasted
-    JS string, or ``None``; ``progress(done, total)`` is a JS function told how far a split
-    has come.
+    JS string, or ``None``.
     """
     if document is not None and hasattr(document, "to_bytes"):
         document = document.to_bytes()
@@ -41,4 +52,4 @@ def handle(session: Session, kind: str, payload_json: str, document: Any = None,
         source = document
         document = JsText(source.text)
         document.source = source
-    return session.handle(kind, payload_json, document, progress=progress)
+    return workspace.run(kind, payload_json, document)

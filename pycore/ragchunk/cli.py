@@ -13,14 +13,15 @@ from typing import NoReturn, TextIO
 
 from . import __version__
 from .errors import RagchunkError
-from .export import to_jsonl
-from .fields import FormErrors, parse_number, read_calc_form, read_count, shown
-from .calculator import Plan, check_ratio
+from .records import to_jsonl
+from .calculator import Plan
+from .fields import FormErrors, read_calc_form, read_count
+from .options import read_split_form
 from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, ENCODINGS, MAX_CHUNK_SIZE
-from .splitter import BY_CHOICES, split, unknown_by
+from .splitter import BY_CHOICES, split_with
 from .stats import format_stats
 from .textio import check_text, decode_document
-from .tokenizers import CharEstimate, get_tokenizer
+from .tokenizers import get_tokenizer
 from .windowing import windows
 
 FLAGS = {
@@ -171,17 +172,14 @@ def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
 
 
 def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
-    if args.by not in BY_CHOICES:
-        raise unknown_by(shown(args.by))
-    size = read_count("chunk_size", args.size, 1, MAX_CHUNK_SIZE)
-    overlap = read_count("overlap", args.overlap, 0, MAX_CHUNK_SIZE - 1)
+    form = {"by": args.by, "chunk_size": args.size, "overlap": args.overlap}
     if args.chars_per_token is not None:
-        raw = args.chars_per_token
-        sizer = CharEstimate(check_ratio(parse_number("chars_per_token", raw), shown=shown(raw)))
+        form["chars_per_token"] = args.chars_per_token
     else:
-        sizer = args.encoding or DEFAULT_ENCODING
+        form["encoding"] = args.encoding or DEFAULT_ENCODING
+    options = read_split_form(form)
     text = read_document(args.file, stdin)
-    result = split(text, by=args.by, size=size, overlap=overlap, tokenizer=sizer)
+    result = split_with(text, options)
     data = to_jsonl(result)
     if args.output:
         try:

@@ -21,7 +21,7 @@ size, less whatever a prefix at that place will cost.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .errors import RagchunkError
@@ -39,8 +39,8 @@ _SPACE = re.compile(r"\s")
 # Where a too-long word is best cut: after a sentence end that needs no space (CJK, Hindi).
 _GLUED_END = re.compile(r"[。！？｡।॥!?][」』）】〕〉》\"'”’»)\]]*")
 
-# emit(start, content_start, end, tokens, overlap_tokens)
-Emit = Callable[[int, int, int, int, int], None]
+# emit(start, content_start, end, tokens, overlap_tokens) -> True when the caller wants a step to end there
+Emit = Callable[[int, int, int, int, int], bool]
 
 
 class _Open:
@@ -58,7 +58,11 @@ class _Open:
 
 
 class Packer:
-    """One run of the algorithm over one text's units; chunks go to ``emit`` in order."""
+    """One run of the algorithm over one text's units; chunks go to ``emit`` in order.
+
+    :meth:`run` is a generator: it yields (nothing) after a chunk for which ``emit``
+    returned True, so the caller can report progress or stop between steps.
+    """
 
     def __init__(self, text: str, tree: UnitTree, sizer: Any, budget: Callable[[int], int], overlap: int,
                  emit: Emit) -> None:
@@ -70,14 +74,18 @@ class Packer:
         self.tails = Tails(text, sizer, overlap)
         self.emit_chunk = emit
         self.cur: _Open | None = None
+        self.due = False
 
     # -- driver ---------------------------------------------------------------------------
 
-    def run(self) -> None:
+    def run(self) -> Iterator[None]:
         fits = self.sizer.fits
         children = self.tree.children
         stack: list = [_CLOSE, *reversed(self.tree.top())]
         while stack:
+            if self.due:
+                self.due = False
+                yield
             unit = stack.pop()
             if unit is _CLOSE:
                 rest = self._close()
@@ -91,7 +99,7 @@ class Packer:
                     stack.append(unit)
                     stack.extend(reversed(self._close()))
                     continue
-                self._pack_span(unit[0], unit[1], unit[2])
+                yield from self._pack_span(unit[0], unit[1], unit[2])
                 continue
             if cur is not None:
                 if fits(cur.start, unit[1], cur.budget):
@@ -168,11 +176,12 @@ class Packer:
     def _emit(self, start: int, content_start: int, end: int, tokens: int, overlap_tokens: int,
               unit_starts: list[int]) -> None:
         self.tails.remember(start, end, unit_starts)
-        self.emit_chunk(start, content_start, end, tokens, overlap_tokens)
+        if self.emit_chunk(start, content_start, end, tokens, overlap_tokens):
+            self.due = True
 
     # -- spans: word by word, line by line, piece by piece ----------------------------------
 
-    def _pack_span(self, s: int, e: int, level: int) -> None:
+    def _pack_span(self, s: int, e: int, level: int) -> Iterator[None]:
         """Pack ``text[s:e]`` by words (``WORDS``) or lines (``LINES``), jumping by estimate."""
         text, sizer, overlap, tails = self.text, self.sizer, self.overlap, self.tails
         est, exact = sizer.est, sizer.exact
@@ -186,7 +195,7 @@ class Packer:
                 # Estimates are off by a token or two at the edges: only an exact count
                 # may decide that a word is too big to stay whole.
                 if exact(pos, first_end) > size:
-                    self._too_big(pos, first_end, level)
+                    yield from self._too_big(pos, first_end, level)
                     pos = _next_start(text, first_end, e)
                     continue
                 end = first_end
@@ -203,6 +212,9 @@ class Packer:
                 tokens = exact(start, end)
                 if tokens <= size:
                     self._emit(start, pos if tail is None else tails.prev_end, end, tokens, overlap_tokens, [])
+                    if self.due:
+                        self.due = False
+                        yield
                     break
                 if end > first_end:
                     # Aim below by the excess; always at least one segment less.
@@ -212,18 +224,18 @@ class Packer:
                     tail = tails.choose(end, size, after=tail + 1)
                     start = pos if tail is None else tail
                 else:
-                    self._too_big(pos, first_end, level)
+                    yield from self._too_big(pos, first_end, level)
                     break
             pos = _next_start(text, end, e)
 
-    def _too_big(self, s: int, e: int, level: int) -> None:
+    def _too_big(self, s: int, e: int, level: int) -> Iterator[None]:
         """One line or one word that is bigger than a chunk on its own."""
         if level == LINES and _SPACE.search(self.text, s, e):
-            self._pack_span(s, e, WORDS)
+            yield from self._pack_span(s, e, WORDS)
         else:
-            self._pieces(s, e)
+            yield from self._pieces(s, e)
 
-    def _pieces(self, s: int, e: int) -> None:
+    def _pieces(self, s: int, e: int) -> Iterator[None]:
         """Cut one word bigger than a chunk at grapheme boundaries; pieces carry no overlap."""
         text, sizer = self.text, self.sizer
         est, exact = sizer.est, sizer.exact
@@ -246,6 +258,9 @@ class Packer:
                 if cut <= pos:
                     self._refuse(pos, size)
             self._emit(pos, pos, cut, tokens, 0, [])
+            if self.due:
+                self.due = False
+                yield
             pos = cut
 
     def _piece_end(self, pos: int, aim: int, e: int) -> int:

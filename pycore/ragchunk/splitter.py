@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -77,8 +77,8 @@ from .stats import Stats, compute_stats
 from .structure import BY_CHOICES, Structure, UnitTree
 from .tokenizers import CharEstimate, Tokenizer
 
-__all__ = ["BY_CHOICES", "Chunk", "Prepared", "Split", "check_split_text", "pack", "prepare_text", "split",
-           "unknown_by"]
+__all__ = ["BY_CHOICES", "Chunk", "Prepared", "Split", "check_split_text", "pack", "pack_steps", "prepare_text",
+           "split", "split_with", "unknown_by"]
 
 _NONSPACE = re.compile(r"\S")
 
@@ -172,7 +172,12 @@ def split(
     not callable, text with unpaired surrogates, or a size smaller than one character of
     the text needs.
     """
-    options = SplitOptions(by, size, overlap, tokenizer)
+    return split_with(text, SplitOptions(by, size, overlap, tokenizer), progress, threads)
+
+
+def split_with(text: str, options: SplitOptions, progress: Callable[[int, int], None] | None = None,
+               threads: int | None = None) -> Split:
+    """:func:`split` with its settings already validated (see :class:`ragchunk.options.SplitOptions`)."""
     _check_progress(progress)
     return pack(prepare_text(text, options.sizing, threads), options, progress)
 
@@ -219,18 +224,37 @@ def prepare_text(text: str, sizing: Sizing, threads: int | None = None) -> Prepa
 
 
 def pack(prepared: Prepared, options: SplitOptions, progress: Callable[[int, int], None] | None = None) -> Split:
-    """The chunks of a prepared text under ``options`` (whose sizer must be the one it was prepared with)."""
+    """The chunks of a prepared text under ``options`` (whose sizer must be the one it was
+    prepared with); ``progress(done, total)`` as for :func:`split`."""
+    steps = pack_steps(prepared, options)
+    while True:
+        try:
+            _, done, total = next(steps)
+        except StopIteration as finished:
+            return finished.value
+        if progress is not None:
+            progress(done, total)
+
+
+def pack_steps(prepared: Prepared, options: SplitOptions) -> Generator[tuple[str, int, int], None, Split]:
+    """:func:`pack` step by step: yields ``("splitting", done, total)`` at most 100 times
+    while chunks are made (``done``: the end of the latest chunk, strictly increasing,
+    below ``total``), then ``("splitting", total, total)``; returns the :class:`Split`.
+    Closing the generator stops the packing."""
     if prepared.sizing_name != options.sizing.name:
         raise RagchunkError(
             "tokenizer",
             f"the text was prepared with {prepared.sizing_name}, not {options.sizing.name}: prepare it again",
         )
     text = prepared.text
+    total = len(text)
     chunks: list[Chunk] = []
     if prepared.sizer is not None:
-        chunks = _Emitter(text, prepared.structure, progress).run(prepared.sizer, options)
-    if progress is not None:
-        progress(len(text), len(text))
+        emitter = _Emitter(text, prepared.structure)
+        for done in emitter.run(prepared.sizer, options):
+            yield ("splitting", done, total)
+        chunks = emitter.chunks
+    yield ("splitting", total, total)
     size = options.size
     stats = compute_stats([c.tokens for c in chunks], [c.overlap_tokens for c in chunks], size)
     return Split(chunks, stats, options.sizing.name, options.by, size, options.overlap)
@@ -245,39 +269,36 @@ def _check_progress(progress: object) -> None:
 
 
 class _Emitter:
-    """Turns the packer's spans into :class:`Chunk` records: heading paths, ids, progress."""
+    """Turns the packer's spans into :class:`Chunk` records: heading paths, ids, progress points."""
 
-    def __init__(self, text: str, structure: Structure, progress: Callable[[int, int], None] | None) -> None:
+    def __init__(self, text: str, structure: Structure) -> None:
         self.text = text
         self.structure = structure
         self.chunks: list[Chunk] = []
-        # Progress is reported when a chunk ends at or past the next hundredth of the text;
-        # without a callback that point is never reached, so the check costs one comparison.
-        self.progress = progress
+        # A step ends when a chunk ends at or past the next hundredth of the text.
         self.report_step = -(-len(text) // 100)
-        self.next_report = self.report_step if progress is not None else math.inf
+        self.next_report = self.report_step
+        self.done = 0
 
-    def run(self, sizer: Any, options: SplitOptions) -> list[Chunk]:
+    def run(self, sizer: Any, options: SplitOptions) -> Iterator[int]:
+        """Pack; yields the end of the latest chunk at each hundredth of the text passed."""
         size = options.size
         tree = UnitTree(self.text, self.structure, options.by, sizer.est, size // 2)
-        Packer(self.text, tree, sizer, lambda _pos: size, options.overlap, self.emit).run()
-        return self.chunks
+        for _ in Packer(self.text, tree, sizer, lambda _pos: size, options.overlap, self.emit).run():
+            yield self.done
 
-    def emit(self, start: int, content_start: int, end: int, tokens: int, overlap_tokens: int) -> None:
+    def emit(self, start: int, content_start: int, end: int, tokens: int, overlap_tokens: int) -> bool:
         text = self.text
         first = _NONSPACE.search(text, content_start, end)
         path = self.structure.path_at(first.start() if first else content_start)
         chunk = (len(self.chunks), text[start:end], start, end, content_start, path[-1] if path else "", path,
                  tokens, overlap_tokens)
         self.chunks.append(tuple.__new__(Chunk, chunk))
-        if end >= self.next_report:
-            self._report(end)
-
-    def _report(self, done: int) -> None:
-        total = len(self.text)
-        if done < total:
-            step = self.report_step
-            self.next_report = (done // step + 1) * step
-            self.progress(done, total)
-        else:
-            self.next_report = math.inf  # split() reports the end itself, once
+        if end < self.next_report:
+            return False
+        if end >= len(text):
+            self.next_report = math.inf  # the end is reported once, after the last chunk
+            return False
+        self.next_report = (end // self.report_step + 1) * self.report_step
+        self.done = end
+        return True

@@ -1,4 +1,4 @@
-"""ragchunk.api.Session: the JSON-in, JSON-out facade the browser worker calls."""
+"""ragchunk.api.Workspace: the JSON-in, JSON-out workspace the browser worker talks to (protocol 2)."""
 
 from __future__ import annotations
 
@@ -11,17 +11,33 @@ from hypothesis import strategies as st
 
 import ragchunk
 from ragchunk import api, get_tokenizer, plan, tokens_from_chars, windows
-from ragchunk.api import MAX_PREVIEW_WINDOWS, Session
+from ragchunk.api import MAX_PREVIEW_WINDOWS, PROTOCOL_VERSION, Workspace
 from ragchunk.settings import DEFAULT_PREVIEW_WINDOWS, form_spec
 
 TEXT = "Fixed windows over a text. Привет, мир! 👍🏽 नमस्ते दुनिया। 日本語の文章。\n" * 6
 
 
-def ask(session: Session, kind: str, payload: dict | str | None = None, document=None) -> dict:
+def ask(workspace: Workspace, kind: str, payload: dict | str | None = None, document=None) -> dict:
     raw = payload if isinstance(payload, str) else json.dumps(payload or {})
-    reply = session.handle(kind, raw, document)
+    reply = workspace.handle(kind, raw, document)
     assert isinstance(reply, str)
     return json.loads(reply)
+
+
+def load(workspace: Workspace, document, name: str = "") -> str:
+    """Load a document; its id."""
+    return result_of(ask(workspace, "load", {"name": name}, document))["doc"]
+
+
+def ask_about(workspace: Workspace, kind: str, payload: dict, document=None) -> dict:
+    """``kind`` about ``document`` (loaded first; a refusal comes back as the reply), or about
+    the document named by ``payload["doc"]``."""
+    if document is not None:
+        loaded = ask(workspace, "load", {"name": payload.get("name", "")}, document)
+        if not loaded["ok"]:
+            return loaded
+        payload = {**payload, "doc": loaded["result"]["doc"]}
+    return ask(workspace, kind, payload)
 
 
 def result_of(reply: dict) -> dict:
@@ -57,38 +73,38 @@ def expected_windows(text: str, size: int, overlap: int, encoding: str = "cl100k
 
 
 def test_spec():
-    result = result_of(ask(Session(), "spec"))
-    assert result == json.loads(json.dumps({**form_spec(), "version": ragchunk.__version__}))
+    result = result_of(ask(Workspace(), "spec"))
+    assert result == json.loads(json.dumps({**form_spec(), "version": ragchunk.__version__, "protocol": 2}))
     assert result["defaults"]["chunk_size"] == 512
     assert sorted(result["encodings"]) == sorted(ragchunk.ENCODINGS)
 
 
 def test_calculate():
     payload = {"unit": "tokens", "doc": "10,000", "chunk_size": "512", "overlap": "64", "price": "0.02"}
-    result = result_of(ask(Session(), "calculate", payload))
+    result = result_of(ask(Workspace(), "calculate", payload))
     assert result == json.loads(json.dumps(plan(10_000, 512, 64, 0.02).to_json()))
     assert (result["chunks"], result["total_tokens"], result["repeated_tokens"]) == (23, 11_408, 1_408)
 
 
 def test_calculate_chars():
     payload = {"unit": "chars", "doc": "40000", "chars_per_token": "4", "chunk_size": "512", "overlap": "64"}
-    assert result_of(ask(Session(), "calculate", payload))["doc_tokens"] == 10_000
+    assert result_of(ask(Workspace(), "calculate", payload))["doc_tokens"] == 10_000
 
 
 def test_calculate_numbers_instead_of_strings():
     payload = {"doc": 10000, "chunk_size": 512, "overlap": 64}
-    assert result_of(ask(Session(), "calculate", payload))["chunks"] == 23
+    assert result_of(ask(Workspace(), "calculate", payload))["chunks"] == 23
 
 
 def test_calculate_errors_name_every_field():
     payload = {"unit": "tokens", "doc": "abc", "chunk_size": "0", "overlap": "x", "price": "-1"}
-    reply = ask(Session(), "calculate", payload)
+    reply = ask(Workspace(), "calculate", payload)
     assert fields_of(reply) == ["doc_tokens", "chunk_size", "overlap", "price_per_million"]
     assert "document length (abc) is not a number" in reply["errors"][0]["message"]
 
 
 def test_calculate_overlap_error():
-    reply = ask(Session(), "calculate", {"doc": "1000", "chunk_size": "512", "overlap": "512"})
+    reply = ask(Workspace(), "calculate", {"doc": "1000", "chunk_size": "512", "overlap": "512"})
     assert fields_of(reply) == ["overlap"]
     assert reply["errors"][0]["message"] == "overlap (512) must be smaller than chunk size (512): lower the overlap"
 
@@ -97,7 +113,7 @@ def test_calculate_overlap_error():
 
 
 def test_analyze_text():
-    reply = ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2}, TEXT)
+    reply = ask_about(Workspace(), "analyze", {"chunk_size": 8, "overlap": 2}, TEXT)
     result = result_of(reply)
     tokens = get_tokenizer().count(TEXT)
     assert result["encoding"] == "cl100k_base"
@@ -113,7 +129,7 @@ def test_analyze_text():
 
 
 def test_head_and_body_make_the_window_text():
-    result = result_of(ask(Session(), "analyze", {"chunk_size": 5, "overlap": 3, "count": 50}, TEXT))
+    result = result_of(ask_about(Workspace(), "analyze", {"chunk_size": 5, "overlap": 3, "count": 50}, TEXT))
     cut = windows(TEXT, 5, 3, get_tokenizer())
     assert len(result["windows"]) == min(50, len(cut))
     for shown, window in zip(result["windows"], cut):
@@ -124,8 +140,8 @@ def test_head_and_body_make_the_window_text():
 
 
 def test_analyze_file_bytes():
-    session = Session()
-    reply = ask(session, "analyze", {"chunk_size": 8, "overlap": 2, "name": "notes.md"}, TEXT.encode("utf-8"))
+    workspace = Workspace()
+    reply = ask_about(workspace, "analyze", {"chunk_size": 8, "overlap": 2, "name": "notes.md"}, TEXT.encode("utf-8"))
     result = result_of(reply)
     assert result["tokens"] == get_tokenizer().count(TEXT)
     assert result["windows"] == expected_windows(TEXT, 8, 2)
@@ -133,43 +149,60 @@ def test_analyze_file_bytes():
 
 
 def test_analyze_file_with_invalid_utf8_keeps_the_note():
-    session = Session()
+    workspace = Workspace()
     data = "café".encode("latin-1") + b" and more text"
-    result = result_of(ask(session, "analyze", {"chunk_size": 8, "overlap": 2, "name": "old.txt"}, data))
+    result = result_of(ask_about(workspace, "analyze", {"chunk_size": 8, "overlap": 2, "name": "old.txt"}, data))
     note = "old.txt is not valid UTF-8: 1 invalid byte sequence was replaced with \ufffd"
     assert result["notes"] == [note]
     assert result["chars"] == len("caf\ufffd and more text")
-    assert result_of(ask(session, "analyze", {"chunk_size": 4, "overlap": 0}))["notes"] == [note]
+    doc = load(workspace, data, "old.txt")
+    assert result_of(ask(workspace, "analyze", {"doc": doc, "chunk_size": 4, "overlap": 0}))["notes"] == [note]
 
 
-def test_analyze_reuses_the_last_document():
-    session = Session()
-    first = result_of(ask(session, "analyze", {"chunk_size": 8, "overlap": 2}, TEXT))
-    again = result_of(ask(session, "analyze", {"chunk_size": 16, "overlap": 4}))
-    assert again["tokens"] == first["tokens"]
+def test_analyze_reuses_the_document_and_its_encoding(monkeypatch):
+    workspace = Workspace()
+    doc = load(workspace, TEXT)
+    first = result_of(ask(workspace, "analyze", {"doc": doc, "chunk_size": 8, "overlap": 2}))
+    encodes = []
+    real = api.encode_steps
+    monkeypatch.setattr(api, "encode_steps", lambda *a: encodes.append(1) or real(*a))
+    again = result_of(ask(workspace, "analyze", {"doc": doc, "chunk_size": 16, "overlap": 4}))
+    assert again["tokens"] == first["tokens"] and encodes == []
     assert again["windows"] == expected_windows(TEXT, 16, 4)
 
 
-def test_a_new_document_replaces_the_old_one():
-    session = Session()
-    ask(session, "analyze", {"chunk_size": 8, "overlap": 2}, TEXT)
-    result = result_of(ask(session, "analyze", {"chunk_size": 8, "overlap": 2}, "hello world"))
+def test_documents_live_side_by_side():
+    workspace = Workspace()
+    first = load(workspace, TEXT)
+    second = load(workspace, "hello world")
+    assert first != second
+    result = result_of(ask(workspace, "analyze", {"doc": second, "chunk_size": 8, "overlap": 2}))
     assert (result["tokens"], result["chars"]) == (2, 11)
-    assert result_of(ask(session, "analyze", {"chunk_size": 8, "overlap": 2}))["chars"] == 11
+    assert result_of(ask(workspace, "analyze", {"doc": first, "chunk_size": 8, "overlap": 2}))["chars"] == len(TEXT)
+    assert result_of(ask(workspace, "drop", {"doc": first})) == {"documents": 1}
+    assert fields_of(ask(workspace, "analyze", {"doc": first, "chunk_size": 8, "overlap": 2})) == ["text"]
+
+
+def test_a_refused_document_leaves_the_others():
+    workspace = Workspace()
+    doc = load(workspace, TEXT)
+    assert fields_of(ask(workspace, "load", {"name": "x.png"}, b"\x89PNG\r\n\x1a\n" + bytes(20))) == ["file"]
+    assert result_of(ask(workspace, "analyze", {"doc": doc, "chunk_size": 8, "overlap": 2}))["chars"] == len(TEXT)
 
 
 @pytest.mark.parametrize("encoding", ["o200k_base", "p50k_base", "r50k_base", "cl100k_base"])
 def test_encoding_switch(encoding):
-    session = Session()
-    ask(session, "analyze", {"chunk_size": 8, "overlap": 2}, TEXT)
-    result = result_of(ask(session, "analyze", {"chunk_size": 8, "overlap": 2, "encoding": encoding}))
+    workspace = Workspace()
+    doc = load(workspace, TEXT)
+    ask(workspace, "analyze", {"doc": doc, "chunk_size": 8, "overlap": 2})
+    result = result_of(ask(workspace, "analyze", {"doc": doc, "chunk_size": 8, "overlap": 2, "encoding": encoding}))
     assert result["encoding"] == encoding
     assert result["tokens"] == get_tokenizer(encoding).count(TEXT)
     assert result["windows"] == expected_windows(TEXT, 8, 2, encoding)
 
 
 def test_unknown_encoding():
-    reply = ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2, "encoding": "gpt2"}, TEXT)
+    reply = ask_about(Workspace(), "analyze", {"chunk_size": 8, "overlap": 2, "encoding": "gpt2"}, TEXT)
     assert fields_of(reply) == ["encoding"]
 
 
@@ -186,7 +219,7 @@ def test_unknown_encoding():
     ],
 )
 def test_invalid_chunking_still_counts_tokens(chunking, field):
-    result = result_of(ask(Session(), "analyze", chunking, TEXT))
+    result = result_of(ask_about(Workspace(), "analyze", chunking, TEXT))
     assert result["tokens"] == get_tokenizer().count(TEXT)
     assert [e["field"] for e in result["window_errors"]] == [field]
     assert result["windows"] is None and result["window_count"] is None
@@ -194,67 +227,69 @@ def test_invalid_chunking_still_counts_tokens(chunking, field):
 
 @pytest.mark.parametrize(("first", "count"), [(0, 1), (0, 5), (3, 4), (7, 10), (0, 0)])
 def test_paging(first, count):
-    session = Session()
+    workspace = Workspace()
     payload = {"chunk_size": 6, "overlap": 2, "first": first, "count": count}
-    result = result_of(ask(session, "analyze", payload, TEXT))
+    result = result_of(ask_about(workspace, "analyze", payload, TEXT))
     assert result["windows"] == expected_windows(TEXT, 6, 2, first=first, count=max(1, count))
     assert result["window_count"] == plan(get_tokenizer().count(TEXT), 6, 2).chunks
 
 
 def test_paging_past_the_end():
-    result = result_of(ask(Session(), "analyze", {"chunk_size": 6, "overlap": 2, "first": 10_000}, TEXT))
+    result = result_of(ask_about(Workspace(), "analyze", {"chunk_size": 6, "overlap": 2, "first": 10_000}, TEXT))
     assert result["windows"] == []
     assert result["window_count"] > 0
 
 
 def test_pages_join_up():
-    session = Session()
-    ask(session, "analyze", {"chunk_size": 3, "overlap": 1}, TEXT)
+    workspace = Workspace()
+    doc = load(workspace, TEXT)
     pages = []
     for first in range(0, 40, 10):
-        pages += result_of(ask(session, "analyze", {"chunk_size": 3, "overlap": 1, "first": first, "count": 10}))["windows"]
+        payload = {"doc": doc, "chunk_size": 3, "overlap": 1, "first": first, "count": 10}
+        pages += result_of(ask(workspace, "analyze", payload))["windows"]
     assert pages == expected_windows(TEXT, 3, 1, count=40)
 
 
 def test_preview_count_is_capped():
     text = "word " * 500
-    result = result_of(ask(Session(), "analyze", {"chunk_size": 1, "overlap": 0, "count": 10_000}, text))
+    result = result_of(ask_about(Workspace(), "analyze", {"chunk_size": 1, "overlap": 0, "count": 10_000}, text))
     assert len(result["windows"]) == MAX_PREVIEW_WINDOWS
     assert result["window_count"] == get_tokenizer().count(text)
 
 
 @pytest.mark.parametrize("data", [b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", b"%PDF-1.7\n", b"text\x00with NUL"])
 def test_binary_file(data):
-    reply = ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2, "name": "upload.bin"}, data)
+    reply = ask_about(Workspace(), "analyze", {"chunk_size": 8, "overlap": 2, "name": "upload.bin"}, data)
     assert fields_of(reply) == ["file"]
     assert reply["errors"][0]["message"].startswith("upload.bin is ")
 
 
 @pytest.mark.parametrize("document", ["", "   \n\t", b"", b"  \n"])
 def test_empty_text(document):
-    assert fields_of(ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2}, document)) == ["text"]
+    assert fields_of(ask_about(Workspace(), "analyze", {"chunk_size": 8, "overlap": 2}, document)) == ["text"]
 
 
 def test_no_document_yet():
-    assert fields_of(ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2})) == ["text"]
+    assert fields_of(ask(Workspace(), "analyze", {"chunk_size": 8, "overlap": 2})) == ["text"]
+    assert fields_of(ask(Workspace(), "load", {})) == ["text"]
 
 
 def test_lone_surrogates_are_replaced():
-    result = result_of(ask(Session(), "analyze", {"chunk_size": 2, "overlap": 0, "count": 200}, "a\ud800b c"))
+    result = result_of(ask_about(Workspace(), "analyze", {"chunk_size": 2, "overlap": 0, "count": 200}, "a\ud800b c"))
     assert result["chars"] == 5
     assert "".join(w["body"] for w in result["windows"]) == "a\ufffdb c"
 
 
-@pytest.mark.parametrize("kind", ["nope", "", "Spec", "handle", "load", "_init__"])
+@pytest.mark.parametrize("kind", ["nope", "", "Spec", "handle", "run", "_init__", "_doc"])
 def test_unknown_kind(kind):
-    reply = ask(Session(), kind, {}, "some text")
+    reply = ask(Workspace(), kind, {}, "some text")
     assert fields_of(reply) == ["request"]
     assert f"({kind})" in reply["errors"][0]["message"]
 
 
 @pytest.mark.parametrize("payload", ["[1, 2]", '"text"', "3", "null"])
 def test_payload_that_is_not_an_object(payload):
-    assert fields_of(ask(Session(), "spec", payload)) == ["request"]
+    assert fields_of(ask(Workspace(), "spec", payload)) == ["request"]
 
 
 def test_internal_error(monkeypatch):
@@ -262,7 +297,7 @@ def test_internal_error(monkeypatch):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(api, "read_calc_form", broken)
-    reply = ask(Session(), "calculate", {"doc": "1"})
+    reply = ask(Workspace(), "calculate", {"doc": "1"})
     assert reply == {"ok": False, "internal": "RuntimeError: boom"}
 
 
@@ -271,26 +306,29 @@ def test_internal_error_while_analyzing(monkeypatch):
         raise KeyError("lengths")
 
     monkeypatch.setattr(api, "windows_of", broken)
-    reply = ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2}, TEXT)
+    reply = ask_about(Workspace(), "analyze", {"chunk_size": 8, "overlap": 2}, TEXT)
     assert reply["ok"] is False
     assert reply["internal"] == "KeyError: 'lengths'"
 
 
 def test_reply_keeps_non_ascii_readable():
-    reply = Session().handle("analyze", json.dumps({"chunk_size": 8, "overlap": 2}), "Привет, мир")
+    workspace = Workspace()
+    reply = workspace.handle("analyze", json.dumps({"doc": load(workspace, "Привет, мир"), "chunk_size": 8,
+                                                    "overlap": 2, "count": 3}))
     assert "Привет" in reply
 
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.sampled_from(["spec", "calculate", "analyze", "unknown"]),
+    st.sampled_from(["spec", "calculate", "load", "analyze", "split", "chunks", "export", "drop", "unknown"]),
     st.one_of(st.text(max_size=30), st.dictionaries(st.sampled_from(
-        ["doc", "chunk_size", "overlap", "price", "unit", "encoding", "first", "count", "chars_per_token"]),
+        ["doc", "chunk_size", "overlap", "price", "unit", "encoding", "first", "count", "chars_per_token", "by",
+         "page_size", "name"]),
         st.one_of(st.integers(-5, 50), st.text(max_size=6), st.none(), st.floats()), max_size=6).map(json.dumps)),
     st.one_of(st.none(), st.text(max_size=40), st.binary(max_size=40)),
 )
 def test_reply_is_always_json(kind, payload, document):
-    reply = json.loads(Session().handle(kind, payload, document))
+    reply = json.loads(Workspace().handle(kind, payload, document))
     assert isinstance(reply["ok"], bool)
     if reply["ok"]:
         assert set(reply) == {"ok", "result"}
@@ -298,53 +336,105 @@ def test_reply_is_always_json(kind, payload, document):
         assert set(reply) in ({"ok", "errors"}, {"ok", "internal"})
 
 
-# --- split and export -------------------------------------------------------------------
+# --- split, chunks and export ---------------------------------------------------------
 
 SPLIT_DOC = (Path(__file__).resolve().parents[1] / "data" / "md" / "ws-README.md").read_text(encoding="utf-8")
 
 
-def split_reply(session, payload, document=None):
-    return json.loads(session.handle("split", json.dumps(payload), document))
+def split_reply(workspace, payload, document=None):
+    return ask_about(workspace, "split", payload, document)
 
 
-def test_split_returns_every_chunk_with_overlap_and_new_text_apart():
+def chunks_of(page: dict, text: str) -> list[dict]:
+    """The chunks of a page of columns, with their text cut from ``texts`` as the page does."""
+    found = []
+    units = text.encode("utf-16-le")
+    for i in range(page["count"]):
+        piece = page["texts"].encode("utf-16-le")[2 * page["offsets"][i] : 2 * page["offsets"][i + 1]]
+        found.append({
+            **{name: page[name][i] for name in ("id", "start", "end", "content_start", "tokens", "overlap_tokens")},
+            "heading_path": page["paths"][page["path"][i]],
+            "text": piece.decode("utf-16-le"),
+            "overlap_text": piece[: 2 * page["overlap"][i]].decode("utf-16-le"),
+        })
+    assert units  # the document itself was never needed to read the page
+    return found
+
+
+def test_split_returns_its_first_page_of_chunks_as_columns():
     from ragchunk import split
 
-    session = Session()
-    reply = split_reply(session, {"by": "sentences", "chunk_size": "64", "overlap": "8"}, SPLIT_DOC)
-    assert reply["ok"], reply
-    result = reply["result"]
+    workspace = Workspace()
+    reply = split_reply(workspace, {"by": "sentences", "chunk_size": "64", "overlap": "8", "page_size": 50}, SPLIT_DOC)
+    result = result_of(reply)
     expected = split(SPLIT_DOC, by="sentences", size=64, overlap=8)
-    assert len(result["chunks"]) == len(expected.chunks)
+    assert result["count"] == len(expected.chunks) > 50
     assert result["stats"] == expected.stats.to_json()
-    for got, chunk in zip(result["chunks"], expected.chunks):
-        assert got["overlap_text"] + got["new_text"] == chunk.text
-        assert got["overlap_text"] == SPLIT_DOC[chunk.start : chunk.content_start]
-        assert got["heading_path"] == list(chunk.heading_path)
-        assert got["tokens"] == chunk.tokens
+    got = chunks_of(result["page"], SPLIT_DOC)
+    assert len(got) == 50
+    for shown, chunk in zip(got, expected.chunks):
+        assert shown["text"] == chunk.text
+        assert shown["overlap_text"] == SPLIT_DOC[chunk.start : chunk.content_start]
+        assert shown["heading_path"] == list(chunk.heading_path)
+        assert (shown["id"], shown["start"], shown["tokens"]) == (chunk.id, chunk.start, chunk.tokens)
     assert result["tokenizer"] == "cl100k_base" and result["chars"] == len(SPLIT_DOC)
+    # The rest, page by page.
+    rest = result_of(ask(workspace, "chunks", {"doc": result["doc"], "first": 50, "count": 1000}))
+    assert rest["first"] == 50 and [c["text"] for c in chunks_of(rest, SPLIT_DOC)] == [
+        c.text for c in expected.chunks[50:]]
+
+
+def test_non_ascii_chunks_slice_in_utf16_units():
+    text = "# Émoji 👍🏽\n\nΚείμενο 日本語 😀 text. " * 30
+    workspace = Workspace()
+    result = result_of(split_reply(workspace, {"by": "sentences", "chunk_size": "16", "overlap": "4"}, text))
+    from ragchunk import split
+
+    expected = split(text, by="sentences", size=16, overlap=4)
+    assert [c["text"] for c in chunks_of(result["page"], text)] == [c.text for c in expected.chunks][:200]
+
+
+def test_a_settings_change_repacks_without_encoding_again(monkeypatch):
+    from ragchunk import split
+
+    workspace = Workspace()
+    doc = load(workspace, SPLIT_DOC)
+    result_of(ask(workspace, "split", {"doc": doc, "by": "headings", "chunk_size": "256", "overlap": "32"}))
+    encodes, parses = [], []
+    real_encode, real_parse = api.encode_steps, api.Structure.of
+    monkeypatch.setattr(api, "encode_steps", lambda *a: encodes.append(1) or real_encode(*a))
+    monkeypatch.setattr(api.Structure, "of", classmethod(lambda cls, t: parses.append(1) or real_parse(t)))
+    again = result_of(ask(workspace, "split", {"doc": doc, "by": "sentences", "chunk_size": "64", "overlap": "8"}))
+    assert encodes == [] and parses == []
+    assert again["count"] == len(split(SPLIT_DOC, by="sentences", size=64, overlap=8).chunks)
+    # The calculator's count of the same document reuses the encoding too.
+    assert result_of(ask(workspace, "analyze", {"doc": doc, "chunk_size": 64, "overlap": 8}))["tokens"] == \
+        get_tokenizer().count(SPLIT_DOC)
+    assert encodes == []
 
 
 def test_export_is_the_cli_jsonl_of_the_last_split():
-    from ragchunk import split
-    from ragchunk.export import to_jsonl
+    from ragchunk import CharEstimate, split
+    from ragchunk.records import to_jsonl
 
-    session = Session()
-    assert split_reply(session, {"by": "paragraphs", "chunk_size": "128", "overlap": "16"}, SPLIT_DOC)["ok"]
-    exported = json.loads(session.handle("export", "{}"))
-    assert exported["result"]["jsonl"] == to_jsonl(split(SPLIT_DOC, by="paragraphs", size=128, overlap=16))
+    workspace = Workspace()
+    doc = load(workspace, SPLIT_DOC)
+    assert result_of(ask(workspace, "split", {"doc": doc, "by": "paragraphs", "chunk_size": "128", "overlap": "16"}))
+    exported = result_of(ask(workspace, "export", {"doc": doc}))
+    assert exported["jsonl"] == to_jsonl(split(SPLIT_DOC, by="paragraphs", size=128, overlap=16))
     # Re-split with other settings, without sending the document again.
-    assert split_reply(session, {"by": "headings", "chunk_size": "256", "overlap": "0", "chars_per_token": "3"})["ok"]
-    exported = json.loads(session.handle("export", "{}"))
-    from ragchunk import CharEstimate
-
-    assert exported["result"]["jsonl"] == to_jsonl(split(SPLIT_DOC, by="headings", size=256, overlap=0,
-                                                         tokenizer=CharEstimate(3)))
+    payload = {"doc": doc, "by": "headings", "chunk_size": "256", "overlap": "0", "chars_per_token": "3"}
+    assert result_of(ask(workspace, "split", payload))
+    exported = result_of(ask(workspace, "export", {"doc": doc}))
+    assert exported["jsonl"] == to_jsonl(split(SPLIT_DOC, by="headings", size=256, overlap=0, tokenizer=CharEstimate(3)))
 
 
 def test_export_before_any_split_names_the_text():
-    reply = json.loads(Session().handle("export", "{}"))
-    assert reply["ok"] is False and reply["errors"][0]["field"] == "text"
+    workspace = Workspace()
+    doc = load(workspace, SPLIT_DOC)
+    assert fields_of(ask(workspace, "export", {"doc": doc})) == ["text"]
+    assert fields_of(ask(workspace, "chunks", {"doc": doc})) == ["text"]
+    assert fields_of(ask(Workspace(), "export", {})) == ["text"]
 
 
 @pytest.mark.parametrize(
@@ -356,60 +446,80 @@ def test_export_before_any_split_names_the_text():
         ({"chunk_size": "64", "overlap": "8", "chars_per_token": "0"}, ["chars_per_token"]),
         ({"chunk_size": "64", "overlap": "8", "encoding": "gpt5"}, ["encoding"]),
         ({"chunk_size": "64", "overlap": "8", "by": "chapters"}, ["by"]),
+        ({"chunk_size": "0", "overlap": "8", "by": "chapters"}, ["by", "chunk_size"]),
     ],
 )
 def test_split_settings_errors_name_every_bad_field(payload, fields):
-    reply = split_reply(Session(), payload, SPLIT_DOC)
+    reply = split_reply(Workspace(), payload, SPLIT_DOC)
     assert reply["ok"] is False
     assert [e["field"] for e in reply["errors"]] == fields
     assert all(e["message"] for e in reply["errors"])
 
 
 def test_split_of_a_binary_file_is_refused():
-    reply = split_reply(Session(), {"chunk_size": "64", "overlap": "8", "name": "x.png"}, b"\x89PNG\r\n\x1a\n" + bytes(20))
+    reply = split_reply(Workspace(), {"chunk_size": "64", "overlap": "8", "name": "x.png"}, b"\x89PNG\r\n\x1a\n" + bytes(20))
     assert reply["ok"] is False and reply["errors"][0]["field"] == "file"
     assert "x.png is a PNG image" in reply["errors"][0]["message"]
 
 
+def test_a_closed_request_changes_nothing_and_the_next_one_works():
+    workspace = Workspace()
+    doc = load(workspace, SPLIT_DOC * 3)
+    steps = workspace.run("split", json.dumps({"doc": doc, "by": "sentences", "chunk_size": "16", "overlap": "0"}))
+    assert next(steps)[0] in ("tokenizing", "splitting")
+    steps.close()  # cancelled between steps
+    assert fields_of(ask(workspace, "export", {"doc": doc})) == ["text"]  # no half-made split stands
+    result = result_of(ask(workspace, "split", {"doc": doc, "by": "sentences", "chunk_size": "16", "overlap": "0"}))
+    assert result["count"] > 0
+
+
 def test_calculate_reads_the_decimal_comma_only_when_asked():
     form = {"unit": "chars", "doc": "10 000", "chars_per_token": "3,5", "chunk_size": "512", "overlap": "64", "price": "0,02"}
-    ru = result_of(ask(Session(), "calculate", {**form, "decimal_comma": True}))
+    ru = result_of(ask(Workspace(), "calculate", {**form, "decimal_comma": True}))
     assert ru == json.loads(json.dumps(plan(tokens_from_chars(10_000, 3.5), 512, 64, 0.02).to_json()))
-    en = ask(Session(), "calculate", {**form, "doc": "10,000", "chars_per_token": "3.5", "price": "0.02"})
+    en = ask(Workspace(), "calculate", {**form, "doc": "10,000", "chars_per_token": "3.5", "price": "0.02"})
     assert result_of(en) == ru
     # Without the flag "3,5" is 35 grouped, as before: a different estimate.
-    assert result_of(ask(Session(), "calculate", {**form, "doc": "10000", "price": ""}))["doc_tokens"] == 286
+    assert result_of(ask(Workspace(), "calculate", {**form, "doc": "10000", "price": ""}))["doc_tokens"] == 286
 
 
 def test_errors_carry_code_and_params_for_the_page():
-    reply = ask(Session(), "calculate", {"unit": "tokens", "doc": "", "chunk_size": "2,5", "overlap": "9", "price": "",
+    reply = ask(Workspace(), "calculate", {"unit": "tokens", "doc": "", "chunk_size": "2,5", "overlap": "9", "price": "",
                                          "decimal_comma": True})
     assert [(e["field"], e["code"], e["params"]) for e in reply["errors"]] == [
         ("doc_tokens", "empty", {}),
         ("chunk_size", "not_whole", {"value": "2,5", "unit": "tokens"}),
     ]
     assert reply["errors"][1]["message"] == "chunk size (2,5) must be a whole number of tokens: round it"
-    file = ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2}, b"%PDF-1.7\n")["errors"][0]
+    file = ask_about(Workspace(), "analyze", {"chunk_size": 8, "overlap": 2}, b"%PDF-1.7\n")["errors"][0]
     assert (file["code"], file["params"]) == ("not_text", {"name": "", "kind": "pdf", "what": "a PDF document"})
     assert file["message"].startswith("the file is a PDF document")
 
 
 def test_split_reads_the_decimal_comma():
-    reply = ask(Session(), "split", {"by": "paragraphs", "chunk_size": "64", "overlap": "0", "chars_per_token": "3,5",
-                                     "decimal_comma": True}, "One.\n\nTwo.")
+    reply = ask_about(Workspace(), "split", {"by": "paragraphs", "chunk_size": "64", "overlap": "0",
+                                             "chars_per_token": "3,5", "decimal_comma": True}, "One.\n\nTwo.")
     assert result_of(reply)["tokenizer"] == "chars/3.5"
 
 
 def test_notes_come_with_their_codes():
     data = "café".encode("latin-1") + b" and more text"
-    result = result_of(ask(Session(), "analyze", {"chunk_size": 8, "overlap": 2, "name": "old.txt"}, data))
+    result = result_of(ask_about(Workspace(), "analyze", {"chunk_size": 8, "overlap": 2, "name": "old.txt"}, data))
     assert result["note_details"] == [{"code": "not_utf8", "params": {"name": "old.txt", "count": 1},
                                        "message": result["notes"][0]}]
 
 
-def test_split_reports_progress():
+def test_split_reports_progress_by_stage():
     seen = []
-    reply = json.loads(Session().handle("split", json.dumps({"by": "paragraphs", "chunk_size": "8", "overlap": "0"}),
-                                        "One two three.\n\nFour five six.\n\nSeven.", progress=lambda *a: seen.append(a)))
+    workspace = Workspace()
+    doc = load(workspace, "One two three.\n\nFour five six.\n\nSeven.")
+    payload = json.dumps({"doc": doc, "by": "paragraphs", "chunk_size": "8", "overlap": "0"})
+    reply = json.loads(workspace.handle("split", payload, progress=lambda *a: seen.append(a)))
     assert reply["ok"] is True
-    assert seen and seen[-1][0] == seen[-1][1]
+    stages = [stage for stage, _, _ in seen]
+    assert stages[0] == "tokenizing" and stages[-1] == "splitting"
+    assert seen[-1][1] == seen[-1][2] == 38
+
+
+def test_spec_names_the_protocol():
+    assert result_of(ask(Workspace(), "spec"))["protocol"] == PROTOCOL_VERSION == 2

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ragchunk import CharEstimate, RagchunkError, split
-from ragchunk.api import Session
+from ragchunk.api import Workspace
 from ragchunk.tokenizers import check_encoding
 
 CATALOGS = {
@@ -61,7 +61,9 @@ def test_english_catalog_says_what_the_core_says():
 
 
 def test_split_errors_reach_the_page_with_their_code():
-    reply = json.loads(Session().handle("split", json.dumps({"by": "headings", "chunk_size": 1, "overlap": 0}), "👍🏽"))
+    workspace = Workspace()
+    doc = json.loads(workspace.handle("load", "{}", "👍🏽"))["result"]["doc"]
+    reply = json.loads(workspace.handle("split", json.dumps({"doc": doc, "by": "headings", "chunk_size": 1, "overlap": 0})))
     assert reply["ok"] is False
     assert [e["code"] for e in reply["errors"]] == ["chunk_size_below_character"]
     assert reply["errors"][0]["params"]["char"] == "U+1F44D"

@@ -1,4 +1,4 @@
-"""ragchunk.export (JSONL) and ragchunk.stats (sizes, overlap cost, histogram)."""
+"""ragchunk.records (the record schema, JSONL) and ragchunk.stats (sizes, overlap cost, histogram)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from ragchunk import CharEstimate, compute_stats, format_stats, split, to_jsonl
-from ragchunk.export import JSONL_KEYS, chunk_record
+from ragchunk.records import FIELDS, chunk_record
 from ragchunk.stats import bin_edges
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,8 +27,9 @@ def test_jsonl_has_one_object_per_chunk_with_exactly_the_keys():
     assert len(lines) == len(result.chunks)
     for line, chunk in zip(lines, result.chunks):
         record = json.loads(line)
-        assert tuple(record) == JSONL_KEYS == (
-            "id", "text", "heading", "heading_path", "tokens", "start", "end", "overlap_tokens", "tokenizer"
+        assert tuple(record) == tuple(f.name for f in FIELDS if f.always) == (
+            "id", "text", "heading", "heading_path", "tokens", "start", "end", "content_start", "overlap_tokens",
+            "tokenizer",
         )
         assert record == chunk_record(chunk, "cl100k_base")
         assert record["text"] == DOC[record["start"] : record["end"]]

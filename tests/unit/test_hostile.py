@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 
 import ragchunk
 from ragchunk import CharEstimate, get_tokenizer, sentence_spans, split, windows
-from ragchunk.api import Session
+from ragchunk.api import Workspace
 from ragchunk.cli import main
 from ragchunk.markdown import parse_blocks
 
@@ -176,33 +176,39 @@ def _jsonl_rows(jsonl: str) -> list[dict]:
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_the_worker_api_and_the_cli_answer(name, tmp_path, capsys):
     text = HOSTILE[name](SIZES)
-    session = Session()
+    workspace = Workspace()
     settings = {"by": "sentences", "chunk_size": "64", "overlap": "8", "encoding": "cl100k_base"}
     for document in (text, text.encode("utf-8")):
-        analyzed = json.loads(session.handle("analyze", json.dumps({"chunk_size": 64, "overlap": 8}), document))
+        loaded = json.loads(workspace.handle("load", "{}", document))
         if not text.strip():
-            assert analyzed["errors"][0]["code"] == "text_empty"
+            assert loaded["errors"][0]["code"] == "text_empty"
             continue
         if isinstance(document, bytes) and "\x00" in text and not text.startswith("\ufeff"):
             # A file with NUL bytes is refused as binary (unless a BOM says it is text); the
             # same characters pasted are text.
-            assert analyzed["errors"][0]["code"] == "not_text", analyzed
+            assert loaded["errors"][0]["code"] == "not_text", loaded
             continue
+        assert loaded["ok"], loaded
+        doc = loaded["result"]["doc"]
+        analyzed = json.loads(workspace.handle("analyze", json.dumps({"doc": doc, "chunk_size": 64, "overlap": 8})))
         assert analyzed["ok"], analyzed
         assert analyzed["result"]["tokens"] == get_tokenizer().count(text.removeprefix("\ufeff")
                                                                      if isinstance(document, bytes) else text)
-        reply = json.loads(session.handle("split", json.dumps(settings)))
+        reply = json.loads(workspace.handle("split", json.dumps({**settings, "doc": doc, "page_size": 5000})))
         assert reply["ok"], reply
-        chunks = reply["result"]["chunks"]
+        page = reply["result"]["page"]
         # A file's BOM is dropped when it is decoded; pasted text keeps it.
         source = text.removeprefix("\ufeff") if isinstance(document, bytes) else text
-        for chunk in chunks:
-            assert chunk["overlap_text"] + chunk["new_text"] == source[chunk["start"] : chunk["end"]]
-        exported = json.loads(session.handle("export"))
+        texts = page["texts"].encode("utf-16-le", "surrogatepass")
+        for i in range(page["count"]):
+            shown = texts[2 * page["offsets"][i] : 2 * page["offsets"][i + 1]].decode("utf-16-le", "surrogatepass")
+            assert shown == source[page["start"][i] : page["end"][i]]
+        exported = json.loads(workspace.handle("export", json.dumps({"doc": doc})))
         assert exported["ok"]
-        assert [row["text"] for row in _jsonl_rows(exported["result"]["jsonl"])] == [
-            source[c["start"] : c["end"]] for c in chunks
-        ]
+        rows = _jsonl_rows(exported["result"]["jsonl"])
+        assert len(rows) == reply["result"]["count"]
+        assert [row["text"] for row in rows] == [source[row["start"] : row["end"]] for row in rows]
+        assert [row["start"] for row in rows[: page["count"]]] == page["start"]
     if not text.strip() or ("\x00" in text and not text.startswith("\ufeff")):
         return
     path = tmp_path / "doc.md"
@@ -462,8 +468,8 @@ def test_a_long_typed_number_is_refused_quickly():
 # --- documents the page refuses ------------------------------------------------------------
 
 
-def _ask(session: Session, kind: str, payload: dict, document=None) -> dict:
-    return json.loads(session.handle(kind, json.dumps(payload), document))
+def _ask(workspace: Workspace, kind: str, payload: dict, document=None) -> dict:
+    return json.loads(workspace.handle(kind, json.dumps(payload), document))
 
 
 @pytest.mark.parametrize(
@@ -477,28 +483,29 @@ def _ask(session: Session, kind: str, payload: dict, document=None) -> dict:
 )
 def test_a_refused_document_leaves_the_previous_one(monkeypatch, document, code, field):
     monkeypatch.setattr("ragchunk.api.MAX_PAGE_DOCUMENT_BYTES", 16)
-    session = Session()
-    settings = {"chunk_size": 4, "overlap": 1}
-    first = _ask(session, "analyze", settings, "One two.")
-    split_first = _ask(session, "split", {"chunk_size": "4", "overlap": "1"})
-    refused = _ask(session, "analyze", {**settings, "name": "new.md"}, document)
+    workspace = Workspace()
+    doc = _ask(workspace, "load", {}, "One two.")["result"]["doc"]
+    settings = {"doc": doc, "chunk_size": 4, "overlap": 1}
+    first = _ask(workspace, "analyze", settings)
+    split_first = _ask(workspace, "split", {"doc": doc, "chunk_size": "4", "overlap": "1"})
+    refused = _ask(workspace, "load", {"name": "new.md"}, document)
     assert [(e["code"], e["field"]) for e in refused["errors"]] == [(code, field)]
-    again = _ask(session, "analyze", settings)
+    again = _ask(workspace, "analyze", settings)
     assert again["result"]["tokens"] == first["result"]["tokens"]
-    assert _ask(session, "export", {})["ok"], "the last split is kept too"
-    assert _ask(session, "split", {"chunk_size": "4", "overlap": "1"}) == split_first
+    assert _ask(workspace, "export", {"doc": doc})["ok"], "the last split is kept too"
+    assert _ask(workspace, "split", {"doc": doc, "chunk_size": "4", "overlap": "1"}) == split_first
 
 
 def test_page_size_messages_name_the_size_the_limit_and_the_cli(monkeypatch):
     monkeypatch.setattr("ragchunk.api.MAX_PAGE_DOCUMENT_BYTES", 1000)
-    file_error = _ask(Session(), "analyze", {"name": "big.md"}, b"x" * 1001)["errors"][0]
+    file_error = _ask(Workspace(), "load", {"name": "big.md"}, b"x" * 1001)["errors"][0]
     assert file_error["message"] == ("big.md is too large for the page (1,001 bytes): the page handles up to 1,000 bytes; "
                                      "use the command line: python -m ragchunk split FILE")
     assert file_error["params"] == {"name": "big.md", "size": 1001, "limit": 1000}
-    paste_error = _ask(Session(), "split", {"chunk_size": "8", "overlap": "0"}, "y" * 1001)["errors"][0]
+    paste_error = _ask(Workspace(), "load", {}, "y" * 1001)["errors"][0]
     assert paste_error["params"] == {"size": 1001, "limit": 1000}
     assert "save it as a file and use the command line: python -m ragchunk split FILE" in paste_error["message"]
-    assert _ask(Session(), "analyze", {}, b"")["errors"][0]["message"] == (
+    assert _ask(Workspace(), "load", {}, b"")["errors"][0]["message"] == (
         "the file is empty (0 bytes): drop a file that holds text")
 
 
@@ -553,14 +560,16 @@ def test_sentences_and_blocks_over_generated_markdown(text):
 
 
 def test_running_out_of_memory_is_said_plainly(monkeypatch):
-    session = Session()
-    assert _ask(session, "analyze", {"chunk_size": 4, "overlap": 1}, "Some text. More text.")["ok"]
+    workspace = Workspace()
+    doc = _ask(workspace, "load", {}, "Some text. More text.")["result"]["doc"]
+    assert _ask(workspace, "analyze", {"doc": doc, "chunk_size": 4, "overlap": 1})["ok"]
 
     def exhausted(*args, **kwargs):
         raise MemoryError
+        yield
 
-    monkeypatch.setattr("ragchunk.api.split", exhausted)
-    reply = _ask(session, "split", {"chunk_size": "4", "overlap": "1"})
+    monkeypatch.setattr("ragchunk.api.pack_steps", exhausted)
+    reply = _ask(workspace, "split", {"doc": doc, "chunk_size": "4", "overlap": "1"})
     assert reply["errors"] == [{
         "field": "text", "code": "out_of_memory", "params": {},
         "message": "the document needs more memory than the page has: split it into smaller files, "

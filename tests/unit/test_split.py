@@ -689,8 +689,8 @@ def test_cli_split_writes_the_same_jsonl_as_the_api(capsys, tmp_path):
     text = doc.read_text(encoding="utf-8")
     assert out == to_jsonl(split(text, by="sentences", size=64, overlap=8))
     first = json.loads(out.splitlines()[0])
-    assert list(first) == ["id", "text", "heading", "heading_path", "tokens", "start", "end", "overlap_tokens",
-                           "tokenizer"]
+    assert list(first) == ["id", "text", "heading", "heading_path", "tokens", "start", "end", "content_start",
+                           "overlap_tokens", "tokenizer"]
 
 
 def test_cli_split_from_stdin_to_a_file_with_stats(capsys, tmp_path):

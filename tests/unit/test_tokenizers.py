@@ -28,7 +28,7 @@ if str(Path(__file__).parent) not in sys.path:
 from strategies import ENCODING_NAMES, any_text, encodings, examples  # noqa: E402
 
 from ragchunk import ENCODINGS, CharEstimate, UnknownEncodingError, get_tokenizer  # noqa: E402
-from ragchunk.api import Session  # noqa: E402
+from ragchunk.api import Workspace  # noqa: E402
 from ragchunk.tokenizers import Registry, Tokenizer, encode_in_pieces  # noqa: E402
 from ragchunk.tokenizers.bpe import token_tables  # noqa: E402
 
@@ -274,10 +274,12 @@ def test_analyze_reports_the_encoding_of_a_long_text(monkeypatch):
     monkeypatch.setattr(tokenizers_module, "ENCODE_PIECE_CHARS", 1000)
     text = "A line of text.\nAnother line.\n" * 300
     calls = []
-    reply = json.loads(Session().handle("analyze", json.dumps({"chunk_size": 64, "overlap": 8}), text,
-                                        lambda done, total: calls.append((done, total))))
+    workspace = Workspace()
+    doc = json.loads(workspace.handle("load", "{}", text))["result"]["doc"]
+    reply = json.loads(workspace.handle("analyze", json.dumps({"doc": doc, "chunk_size": 64, "overlap": 8}),
+                                        progress=lambda *step: calls.append(step)))
     assert reply["ok"] and reply["result"]["tokens"] == len(get_tokenizer("cl100k_base").encode(text))
-    assert len(calls) >= 5 and calls[-1] == (len(text), len(text))
+    assert len(calls) >= 5 and calls[-1] == ("tokenizing", len(text), len(text))
 
 
 PIECES = ["a", "Bc", "z9", "1", "22", ".", ",", " ", "  ", "\n", "\r\n", "\n\n", "'s", "é", "e\u0301", "日本", "👍🏽", "-",

@@ -13,7 +13,7 @@ import math
 import sys
 import threading
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 from ..errors import RagchunkError, UnknownEncodingError
@@ -32,6 +32,7 @@ __all__ = [
     "WasmTokenizer",
     "check_encoding",
     "encode_in_pieces",
+    "encode_steps",
     "get_tokenizer",
 ]
 
@@ -77,12 +78,25 @@ def encode_in_pieces(tokenizer: Tokenizer, text: str, progress: Callable[[int, i
     >>> calls[-1], len(calls)
     ((10500, 10500), 3)
     """
+    steps = encode_steps(tokenizer, text, piece)
+    while True:
+        try:
+            _, done, total = next(steps)
+        except StopIteration as finished:
+            return finished.value
+        if progress is not None:
+            progress(done, total)
+
+
+def encode_steps(tokenizer: Tokenizer, text: str, piece: int | None = None) -> Generator[tuple[str, int, int], None,
+                                                                                          Encoded]:
+    """:func:`encode_in_pieces` step by step: yields ``("tokenizing", done, total)`` after
+    each piece (the last with ``done == total``) and returns the :class:`Encoded`."""
     total = len(text)
     piece = piece or ENCODE_PIECE_CHARS
     if total <= piece:
         encoded = tokenizer.encode_with_offsets(text)
-        if progress is not None:
-            progress(total, total)
+        yield ("tokenizing", total, total)
         return encoded
     from_ids = getattr(tokenizer, "encoded_from_ids", None)
     ids = array("I")
@@ -104,8 +118,7 @@ def encode_in_pieces(tokenizer: Tokenizer, text: str, progress: Callable[[int, i
             starts.extend(start + s for s in encoded.starts)
             ends.extend(start + e for e in encoded.ends)
         start = end
-        if progress is not None:
-            progress(start, total)
+        yield ("tokenizing", start, total)
     if from_ids is not None:
         return from_ids(ids)
     return Encoded(ids, starts, ends)
