@@ -210,36 +210,50 @@ def prepare_tables() -> None:
 # --- wheel -----------------------------------------------------------------------------
 
 def build_wheel(out_dir: Path) -> Path:
-    """A pure-Python wheel of pycore/ragchunk, reproducible byte for byte."""
-    version = core_version()
-    dist_info = f"ragchunk-{version}.dist-info"
-    files: list[tuple[str, bytes]] = []
-    for path in sorted((PYCORE / "ragchunk").rglob("*.py")):
-        files.append((path.relative_to(PYCORE).as_posix(), path.read_bytes()))
-    metadata = (
-        "Metadata-Version: 2.1\n"
-        "Name: ragchunk\n"
-        f"Version: {version}\n"
-        "Summary: RAG chunk calculator and structural text splitter\n"
-        "Requires-Python: >=3.11\n"
-        'Requires-Dist: tiktoken>=0.7; platform_system != "Emscripten"\n'
-    )
-    wheel = "Wheel-Version: 1.0\nGenerator: ragchunk build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    files += [(f"{dist_info}/METADATA", metadata.encode()), (f"{dist_info}/WHEEL", wheel.encode())]
-    record = []
-    for name, data in files:
-        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-        record.append(f"{name},sha256={digest},{len(data)}")
-    record.append(f"{dist_info}/RECORD,,")
-    files.append((f"{dist_info}/RECORD", ("\n".join(record) + "\n").encode()))
+    """The wheel of pycore/ragchunk with its tables, built by the pinned setuptools (pyproject.toml).
+
+    SOURCE_DATE_EPOCH fixes the zip timestamps, so the same sources give the same bytes.
+    """
+    # setuptools copies sources into build/lib and never removes a file deleted since.
+    for stale in (ROOT / "build" / "lib", *ROOT.glob("build/bdist.*"), PYCORE / "ragchunk.egg-info"):
+        shutil.rmtree(stale, ignore_errors=True)
     out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / f"ragchunk-{version}-py3-none-any.whl"
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "315532800", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out_dir), str(ROOT)], env=env)
+    shutil.rmtree(PYCORE / "ragchunk.egg-info", ignore_errors=True)
+    wheels = sorted(out_dir.glob(f"ragchunk-{core_version()}-py3-none-any.whl"))
+    if len(wheels) != 1:
+        raise SystemExit(f"build.py: expected one ragchunk wheel in {out_dir}, found {len(wheels)}")
+    return wheels[0]
+
+
+def site_wheel(wheel: Path, out_dir: Path) -> Path:
+    """``wheel`` without the tables the page fetches itself (tables/data/*), RECORD rewritten.
+
+    The page loads this small wheel at start; tiktoken's rank files reach the WASM encoder
+    directly, and a model family's tables are fetched when one of its models is chosen.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / wheel.name
+    kept: list[tuple[zipfile.ZipInfo, bytes]] = []
+    with zipfile.ZipFile(wheel) as source:
+        for info in source.infolist():
+            if info.filename.startswith("ragchunk/tables/data/") or info.filename.endswith(".dist-info/RECORD"):
+                continue
+            kept.append((info, source.read(info)))
+        record_name = next(n for n in source.namelist() if n.endswith(".dist-info/RECORD"))
+    lines = []
+    for info, data in kept:
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        lines.append(f"{info.filename},sha256={digest},{len(data)}")
+    lines.append(f"{record_name},,")
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files:
-            info = zipfile.ZipInfo(name, ZIP_EPOCH)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
+        for info, data in kept:
             archive.writestr(info, data)
+        record = zipfile.ZipInfo(record_name, ZIP_EPOCH)
+        record.compress_type = zipfile.ZIP_DEFLATED
+        record.external_attr = 0o644 << 16
+        archive.writestr(record, "\n".join(lines) + "\n")
     return target
 
 
@@ -314,7 +328,9 @@ def build() -> Path:
         copy(NODE_MODULES / "tiktoken" / name, assets / "tiktoken" / Path(name).name)
     for name in ENCODER_NAMES:
         copy(NODE_MODULES / "tiktoken" / "encoders" / f"{name}.json", assets / "encoders" / f"{name}.json")
-    wheel = build_wheel(DIST / "tmp-wheel")
+    # The whole wheel (pip install dist/python/ragchunk-*.whl) and the page's smaller one.
+    full = build_wheel(DIST / "python")
+    wheel = site_wheel(full, DIST / "tmp-wheel")
     wheel_hash = hashlib.sha256(wheel.read_bytes()).hexdigest()[:12]
     # A directory named by content keeps browsers from reusing a stale wheel of the same version.
     wheel_dir = assets / "wheels" / wheel_hash
@@ -352,7 +368,8 @@ def build() -> Path:
     manifest["hash"] = digest.hexdigest()[:16]
     # Everything a first visit needs; the other encodings are cached on first use.
     precache = ["./"] + [
-        name for name in manifest["files"] if not name.startswith("assets/encoders/") and name not in OFFLINE_ONLY
+        name for name in manifest["files"]
+        if not name.startswith(("assets/encoders/", "python/")) and name not in OFFLINE_ONLY
     ]
     precache.append(f"assets/encoders/{spec['defaults']['encoding']}.json")
     worker = (WEB / SERVICE_WORKER).read_text(encoding="utf-8")
@@ -583,7 +600,8 @@ def test(pytest_args: list[str]) -> int:
     build()
     command = [str(python), "-m", "pytest", *(pytest_args or ["-q"])]
     log("$ " + " ".join(command))
-    return subprocess.run(command, cwd=ROOT).returncode
+    # dist/ was just built: the browser tests use it as it is.
+    return subprocess.run(command, cwd=ROOT, env={**os.environ, "RAGCHUNK_SKIP_BUILD": "1"}).returncode
 
 
 def main() -> int:

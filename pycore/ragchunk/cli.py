@@ -32,6 +32,7 @@ FLAGS = {
     "overlap": "--overlap",
     "price_per_million": "--price",
     "encoding": "--encoding",
+    "tokenizer": "--encoding",
     "preview": "--count",
     "file": "FILE",
     "text": "FILE",
