@@ -7,19 +7,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from typing import NoReturn, TextIO
 
 from . import __version__
-from .errors import RagchunkError
-from .records import to_jsonl
-from .calculator import Plan
-from .fields import FormErrors, read_calc_form, read_count
+from .calculator import CorpusPlan, Plan, check_chunking, plan_corpus
+from .corpus import CorpusSummary, split_corpus
+from .errors import NotTextError, RagchunkError
+from .fields import FormErrors, read_calc_form, read_count, read_price
+from .files import find_files, read_file
 from .options import read_split_form
 from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, ENCODINGS, MAX_CHUNK_SIZE
-from .splitter import BY_CHOICES, split_with
-from .stats import format_stats
+from .stats import compute_stats, format_stats
+from .structure import BY_CHOICES
 from .textio import check_text, decode_document
 from .tokenizers import get_tokenizer
 from .windowing import windows
@@ -38,8 +42,12 @@ FLAGS = {
     "text": "FILE",
     "by": "--by",
     "output": "-o",
+    "jobs": "--jobs",
+    "documents": "--docs",
 }
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+EXIT_INTERNAL = 70
 
 
 class UsageError(Exception):
@@ -57,15 +65,21 @@ def build_parser() -> Parser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     calc = commands.add_parser("calc", help="chunks, embedded tokens and cost of fixed-size chunking")
-    length = calc.add_mutually_exclusive_group(required=True)
+    calc.add_argument("paths", metavar="PATH", nargs="*",
+                      help="files or folders: exact tokens of each document, totals added up per document")
+    length = calc.add_mutually_exclusive_group()
     length.add_argument("--tokens", metavar="N", help="document length in tokens")
     length.add_argument("--chars", metavar="N", help="document length in characters")
+    calc.add_argument("--docs", metavar="N", default="1", help="how many documents of that length (default 1)")
     calc.add_argument("--chars-per-token", metavar="R", default=f"{DEFAULT_CHARS_PER_TOKEN:g}",
                       help="characters per token for --chars (default %(default)s)")
+    calc.add_argument("--encoding", default=DEFAULT_ENCODING, choices=list(ENCODINGS), metavar="E",
+                      help=f"the tokens of PATH: one of {', '.join(ENCODINGS)} (default %(default)s)")
     calc.add_argument("--size", metavar="S", required=True, help="chunk size in tokens")
     calc.add_argument("--overlap", metavar="O", required=True, help="overlap in tokens")
     calc.add_argument("--price", metavar="P", default="", help="price per million tokens")
     calc.add_argument("--json", action="store_true", help="print JSON")
+    _add_walk_flags(calc)
 
     for name, text in (("tokens", "exact token count of a text"), ("preview", "the first fixed windows of a text")):
         sub = commands.add_parser(name, help=text)
@@ -79,8 +93,9 @@ def build_parser() -> Parser:
             sub.add_argument("--count", metavar="N", default=str(DEFAULT_PREVIEW_WINDOWS),
                              help="windows to show (default %(default)s; 0 for all)")
 
-    cut = commands.add_parser("split", help="structural chunks of a text as JSONL")
-    cut.add_argument("file", metavar="FILE", help="a UTF-8 text or Markdown file, or - for standard input")
+    cut = commands.add_parser("split", help="structural chunks of documents as JSONL")
+    cut.add_argument("paths", metavar="PATH", nargs="+",
+                     help="files, folders (walked in sorted order) or - for standard input")
     cut.add_argument("--by", metavar="B", default="headings",
                      help=f"the boundary packed: {', '.join(BY_CHOICES)} (default %(default)s)")
     cut.add_argument("--size", metavar="S", required=True, help="target chunk size in tokens")
@@ -90,8 +105,28 @@ def build_parser() -> Parser:
                        help=f"exact tokens of one of {', '.join(ENCODINGS)} (default {DEFAULT_ENCODING})")
     sizer.add_argument("--chars-per-token", metavar="R", help="estimate tokens as characters / R instead")
     cut.add_argument("-o", metavar="OUT", dest="output", help="write the JSONL here instead of standard output")
-    cut.add_argument("--stats", action="store_true", help="print statistics to standard error")
+    cut.add_argument("--stats", action="store_true", help="print the corpus's statistics to standard error")
+    cut.add_argument("--price", metavar="P", default="", help="price per million tokens, for --stats")
+    cut.add_argument("--jobs", metavar="N", default=None,
+                     help=f"worker processes (default: the usable CPUs, {usable_cpus()} here)")
+    cut.add_argument("--progress", action="store_true", help="show progress even when standard error is not a terminal")
+    _add_walk_flags(cut)
     return parser
+
+
+def _add_walk_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--include", metavar="GLOB", action="append", default=[],
+                        help="only files of a folder whose path matches (repeatable; * also matches /)")
+    parser.add_argument("--exclude", metavar="GLOB", action="append", default=[],
+                        help="leave out files of a folder whose path matches (repeatable)")
+    parser.add_argument("--hidden", action="store_true", help="also read hidden files and folders (.name)")
+
+
+def usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def read_document(path: str, stdin: TextIO) -> str:
@@ -112,20 +147,28 @@ def read_document(path: str, stdin: TextIO) -> str:
 
 
 def format_plan(result: Plan) -> str:
+    each = f" each, {result.documents:,} documents" if result.documents != 1 else ""
     lines = [
-        f"document        {result.doc_tokens:,} tokens",
+        f"document        {result.doc_tokens:,} tokens{each}",
         f"chunk size      {result.chunk_size:,} tokens, overlap {result.overlap:,} (step {result.step:,})",
         f"chunks          {result.chunks:,} (last one {result.last_chunk_tokens:,} tokens)",
         f"total embedded  {result.total_tokens:,} tokens",
         f"repeated        {result.repeated_tokens:,} tokens ({result.repeated_share * 100:.1f} % of the total)",
-        f"extra           {result.extra_share * 100:.1f} % more than the document",
+        f"extra           {result.extra_share * 100:.1f} % more than the document"
+        + ("s" if result.documents != 1 else ""),
     ]
     if result.cost is not None:
         lines.append(f"cost            {result.cost:,.6f} at {result.price_per_million:g} per million tokens")
     return "\n".join(lines)
 
 
-def run_calc(args: argparse.Namespace, out: TextIO) -> None:
+def run_calc(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    if args.paths:
+        if args.tokens is not None or args.chars is not None:
+            raise UsageError("PATH and --tokens/--chars exclude each other: give files or a length, not both")
+        return run_calc_corpus(args, out, stdin)
+    if args.tokens is None and args.chars is None:
+        raise UsageError("give PATH (files or folders) or one of --tokens N, --chars N")
     form = {
         "unit": "chars" if args.chars is not None else "tokens",
         "doc": args.chars if args.chars is not None else args.tokens,
@@ -133,15 +176,48 @@ def run_calc(args: argparse.Namespace, out: TextIO) -> None:
         "chunk_size": args.size,
         "overlap": args.overlap,
         "price": args.price,
+        "documents": args.docs,
     }
     result = read_calc_form(form)
     if args.json:
         keys = ("doc_tokens", "chunk_size", "overlap", "chunks", "total_tokens", "repeated_tokens",
                 "repeated_share", "extra_share", "cost")
         data = result.to_json()
-        print(json.dumps({key: data[key] for key in keys}), file=out)
+        shown = {key: data[key] for key in keys}
+        if result.documents != 1:
+            shown["documents"] = result.documents
+        print(json.dumps(shown), file=out)
     else:
         print(format_plan(result), file=out)
+    return 0
+
+
+def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    size = read_count("chunk_size", args.size, 1, MAX_CHUNK_SIZE)
+    overlap = read_count("overlap", args.overlap, 0, MAX_CHUNK_SIZE - 1)
+    price = read_price(args.price) if args.price.strip() else None
+    check_chunking(size, overlap)
+    tokenizer = get_tokenizer(args.encoding)
+    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden)
+    failed = _say_problems(problems)
+    lengths: list[int] = []
+    skipped: Counter = Counter()
+    for item in found:
+        try:
+            data = read_file(item, stdin)
+        except OSError as err:
+            failed = _say_problems([(item.source, err.strerror or str(err))])
+            continue
+        text = _text_or_skip(item.source, data, skipped)
+        if text is not None:
+            lengths.append(tokenizer.count(text))
+    result = plan_corpus(lengths, size, overlap, price)
+    if args.json:
+        print(json.dumps({**result.to_json(), "skipped": dict(sorted(skipped.items())), "encoding": args.encoding}),
+              file=out)
+    else:
+        print(format_corpus_plan(result, skipped, args.encoding), file=out)
+    return 1 if failed else 0
 
 
 def run_tokens(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
@@ -172,32 +248,204 @@ def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
         print(f"[{head}]{text[window.overlap_end:window.end]}" if head else window.text, file=out)
 
 
-def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
+def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     form = {"by": args.by, "chunk_size": args.size, "overlap": args.overlap}
     if args.chars_per_token is not None:
         form["chars_per_token"] = args.chars_per_token
     else:
         form["encoding"] = args.encoding or DEFAULT_ENCODING
     options = read_split_form(form)
-    text = read_document(args.file, stdin)
-    result = split_with(text, options)
-    data = to_jsonl(result)
-    if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(data)
-        except OSError as err:
-            message = f"OUT ({args.output}) cannot be written: {err.strerror}; check the path"
-            raise RagchunkError("output", message) from None
-    elif hasattr(out, "buffer"):
-        # Bytes, so the JSONL is UTF-8 with \n line ends whatever the console's settings.
-        out.flush()
-        out.buffer.write(data.encode("utf-8"))
-        out.buffer.flush()
-    else:
-        out.write(data)
+    jobs = usable_cpus() if args.jobs is None else read_count("jobs", args.jobs, 1, 1024, "processes")
+    price = read_price(args.price) if args.price.strip() else None
+    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden)
+    failed = _say_problems(problems)
+    if not found and not problems:
+        raise RagchunkError("file", "PATH names no file (every file was left out by --include/--exclude or is"
+                                    " hidden): check the globs, or pass --hidden")
+    summary = CorpusSummary()
+    total_bytes = sum(f.size for f in found)
+    progress = Progress(len(found), total_bytes, enabled=args.progress or sys.stderr.isatty())
+    unreadable: list[str] = []
+
+    def documents() -> Iterator[tuple[str, bytes]]:
+        for item in found:
+            try:
+                data = read_file(item, stdin)
+            except OSError as err:
+                unreadable.append(item.source)
+                _say_problems([(item.source, err.strerror or str(err))])
+                progress.advance(item.size)
+                continue
+            yield item.source, data
+
+    sizes = {f.source: f.size for f in found}
+    writer = _Output(args.output, out)
+    try:
+        for result in split_corpus(documents(), options, jobs=min(jobs, max(1, len(found)))):
+            for note in result.notes:
+                print(f"ragchunk: note: {note}", file=sys.stderr)
+            if result.error:
+                flag = FLAGS.get(result.field, "")
+                print(f"ragchunk: error: {result.source}: {f'{flag}: ' if flag and flag != 'FILE' else ''}"
+                      f"{result.error}", file=sys.stderr)
+            writer.write(result.jsonl)
+            summary.add(result)
+            progress.advance(sizes.get(result.source, 0))
+    except KeyboardInterrupt:
+        writer.close()
+        progress.close()
+        print(f"ragchunk: interrupted after {summary.documents:,} documents: the output holds whole records only",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    writer.close()
+    progress.close()
     if args.stats:
-        print(format_stats(result.stats, result.tokenizer), file=sys.stderr)
+        print(format_corpus(summary, options.sizing.name, options.size, price), file=sys.stderr)
+    if not summary.documents and summary.skipped and not (failed or unreadable or summary.failed):
+        skipped = ", ".join(f"{count:,} {kind}" for kind, count in sorted(summary.skipped.items()))
+        print(f"ragchunk: error: PATH: no document to split (skipped: {skipped}): give text or Markdown files",
+              file=sys.stderr)
+        return 1
+    return 1 if failed or unreadable or summary.failed else 0
+
+
+def _say_problems(problems: Sequence[tuple[str, str]]) -> bool:
+    for path, reason in problems:
+        print(f"ragchunk: error: {path}: cannot be read: {reason}", file=sys.stderr)
+    return bool(problems)
+
+
+def _text_or_skip(source: str, data: bytes, skipped: Counter) -> str | None:
+    if not data:
+        skipped["empty"] += 1
+        return None
+    try:
+        text = decode_document(data, source).text
+    except NotTextError as err:
+        skipped[str(err.params.get("kind", "binary"))] += 1
+        return None
+    if not text.strip():
+        skipped["empty"] += 1
+        return None
+    return check_text(text)
+
+
+class _Output:
+    """Where the JSONL goes; every write is whole records, flushed as they come."""
+
+    def __init__(self, path: str | None, out: TextIO) -> None:
+        self.handle = None
+        self.out = out
+        if path:
+            try:
+                self.handle = open(path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+            except OSError as err:
+                raise RagchunkError("output", f"OUT ({path}) cannot be written: {err.strerror}; check the path") from None
+
+    def write(self, data: str) -> None:
+        if not data:
+            return
+        if self.handle is not None:
+            self.handle.write(data)
+        elif hasattr(self.out, "buffer"):
+            # Bytes, so the JSONL is UTF-8 with \n line ends whatever the console's settings.
+            self.out.flush()
+            self.out.buffer.write(data.encode("utf-8"))
+            self.out.buffer.flush()
+        else:
+            self.out.write(data)
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+            self.handle = None
+
+
+def format_corpus(summary: CorpusSummary, sizer: str, size: int, price: float | None) -> str:
+    """The corpus summary of ``split --stats``: the chunk statistics, then the documents."""
+    data = summary.to_json()
+    stats = compute_stats(summary.sizes, [0] * len(summary.sizes), size)
+    lines = format_stats(stats, sizer).splitlines()
+    lines[3] = (f"overlap         {summary.overlap:,} tokens ({data['overlap_share'] * 100:.1f} % of the total)")
+    skipped = ", ".join(f"{count:,} {kind}" for kind, count in data["skipped"].items())
+    lines += [
+        f"documents       {summary.documents:,}" + (f" (skipped: {skipped})" if skipped else ""),
+        f"corpus          {summary.tokens:,} tokens, {summary.chars:,} characters",
+    ]
+    if summary.failed:
+        lines.append(f"failed          {len(summary.failed):,} (named above)")
+    if price is not None:
+        lines.append(f"cost            {summary.embedded / 1_000_000 * price:,.6f} at {price:g} per million tokens")
+    for rank, (tokens, source) in enumerate(summary.top()):
+        lines.append(f"{'largest' if rank == 0 else '':<16}{tokens:,} tokens  {source}")
+    return "\n".join(lines)
+
+
+def format_corpus_plan(result: CorpusPlan, skipped: Counter, encoding: str) -> str:
+    lines = [
+        f"documents       {result.documents:,} ({result.doc_tokens:,} tokens by {encoding})"
+        + (f", skipped {', '.join(f'{n:,} {kind}' for kind, n in sorted(skipped.items()))}" if skipped else ""),
+        f"chunk size      {result.chunk_size:,} tokens, overlap {result.overlap:,}",
+        f"chunks          {result.chunks:,} (counted per document)",
+        f"total embedded  {result.total_tokens:,} tokens",
+        f"repeated        {result.repeated_tokens:,} tokens ({result.repeated_share * 100:.1f} % of the total)",
+        f"extra           {result.extra_share * 100:.1f} % more than the documents",
+    ]
+    if result.cost is not None:
+        lines.append(f"cost            {result.cost:,.6f} at {result.price_per_million:g} per million tokens")
+    return "\n".join(lines)
+
+
+class Progress:
+    """A progress bar on standard error: documents, bytes, rate, time left.
+
+    tqdm draws it when it is installed (``pip install ragchunk[cli]``); otherwise one line
+    is rewritten in place. ``enabled=False`` draws nothing.
+    """
+
+    def __init__(self, documents: int, total_bytes: int, enabled: bool) -> None:
+        self.enabled = enabled and documents > 0
+        self.total = documents
+        self.done = 0
+        self.bytes = 0
+        self.total_bytes = total_bytes
+        self.started = time.monotonic()
+        self.shown = 0.0
+        self.bar = None
+        if self.enabled:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                tqdm = None
+            if tqdm is not None:
+                self.bar = tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, leave=False,
+                                desc="splitting", postfix=f"0/{documents:,} documents")
+
+    def advance(self, size: int) -> None:
+        if not self.enabled:
+            return
+        self.done += 1
+        self.bytes += size
+        if self.bar is not None:
+            self.bar.update(size)
+            self.bar.set_postfix_str(f"{self.done:,}/{self.total:,} documents", refresh=False)
+            return
+        now = time.monotonic()
+        if now - self.shown < 0.2 and self.done < self.total:
+            return
+        self.shown = now
+        elapsed = max(now - self.started, 1e-9)
+        rate = self.bytes / elapsed
+        left = (self.total_bytes - self.bytes) / rate if rate else 0
+        print(f"\rsplitting {self.done:,}/{self.total:,} documents, {self.bytes / 1e6:,.1f}/"
+              f"{self.total_bytes / 1e6:,.1f} MB, {rate / 1e6:,.1f} MB/s, {left:,.0f} s left ",
+              end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        elif self.enabled and self.done:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None) -> int:
@@ -206,10 +454,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
     stdin = stdin or sys.stdin
     try:
         args = build_parser().parse_args(argv)
-        {"calc": lambda: run_calc(args, out),
-         "tokens": lambda: run_tokens(args, out, stdin),
-         "preview": lambda: run_preview(args, out, stdin),
-         "split": lambda: run_split(args, out, stdin)}[args.command]()
+        code = {"calc": lambda: run_calc(args, out, stdin),
+                "tokens": lambda: run_tokens(args, out, stdin),
+                "preview": lambda: run_preview(args, out, stdin),
+                "split": lambda: run_split(args, out, stdin)}[args.command]()
     except UsageError as err:
         print(f"ragchunk: error: {err}", file=sys.stderr)
         return EXIT_USAGE
@@ -220,4 +468,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
         return EXIT_USAGE
     except BrokenPipeError:
         return 0
-    return 0
+    except Exception as err:  # a bug: one line, never a traceback (RAGCHUNK_DEBUG=1 shows it)
+        if os.environ.get("RAGCHUNK_DEBUG"):
+            raise
+        print(f"ragchunk: internal error: {type(err).__name__}: {err} (this is a bug in ragchunk; "
+              "RAGCHUNK_DEBUG=1 shows where)", file=sys.stderr)
+        return EXIT_INTERNAL
+    return code or 0

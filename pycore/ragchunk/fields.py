@@ -11,7 +11,7 @@ import re
 
 from .errors import RagchunkError
 from .calculator import Plan, check_price, check_ratio, check_whole, overlap_not_smaller, plan, tokens_from_chars
-from .settings import LABELS, MAX_CHUNK_SIZE, MAX_DOC_CHARS, MAX_DOC_TOKENS
+from .settings import LABELS, MAX_CHUNK_SIZE, MAX_DOC_CHARS, MAX_DOC_TOKENS, MAX_DOCUMENTS
 
 # One way to match any digit run ("[0-9]+\.?[0-9]*" could split it anywhere: quadratic on a long one).
 NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
@@ -65,7 +65,8 @@ def read_calc_form(form: dict[str, str], *, decimal_comma: bool = False) -> Plan
     """The calculator form (strings as typed) to a :class:`Plan`.
 
     ``form`` keys: ``unit`` ("tokens" or "chars"), ``doc``, ``chars_per_token``,
-    ``chunk_size``, ``overlap``, ``price`` (may be empty). Every field is read, so one
+    ``chunk_size``, ``overlap``, ``price`` (may be empty), ``documents`` (how many
+    documents of that length; empty or missing: 1). Every field is read, so one
     call reports every bad field; the errors are raised together as
     :class:`FormErrors`. ``decimal_comma`` reads "12,5" as 12.5 (see :func:`parse_number`).
 
@@ -87,13 +88,15 @@ def read_calc_form(form: dict[str, str], *, decimal_comma: bool = False) -> Plan
     size = attempt(read_count, "chunk_size", form.get("chunk_size", ""), 1, MAX_CHUNK_SIZE, "tokens", decimal_comma)
     overlap = attempt(read_count, "overlap", form.get("overlap", ""), 0, MAX_CHUNK_SIZE - 1, "tokens", decimal_comma)
     price_raw = form.get("price", "")
-    price = attempt(_read_price, price_raw, decimal_comma) if price_raw.strip() else None
+    price = attempt(read_price, price_raw, decimal_comma) if price_raw.strip() else None
+    documents_raw = str(form.get("documents", "") or "1")
+    documents = attempt(read_count, "documents", documents_raw, 1, MAX_DOCUMENTS, "documents", decimal_comma)
     if size is not None and overlap is not None and overlap >= size:
         errors.append(overlap_not_smaller(overlap, size))
     if errors:
         raise FormErrors(errors)
     try:
-        return plan(doc, size, overlap, price)
+        return plan(doc, size, overlap, price, documents)
     except RagchunkError as err:
         raise FormErrors([err]) from None
 
@@ -103,7 +106,8 @@ def read_ratio(raw: str, decimal_comma: bool = False) -> float:
     return check_ratio(parse_number("chars_per_token", raw, decimal_comma), shown=shown(raw))
 
 
-def _read_price(raw: str, decimal_comma: bool = False) -> float:
+def read_price(raw: str, decimal_comma: bool = False) -> float:
+    """A typed price per million tokens, checked (see :func:`ragchunk.calculator.check_price`)."""
     return check_price(parse_number("price_per_million", raw, decimal_comma), shown=shown(raw))
 
 

@@ -66,6 +66,10 @@ class SplitOptions:
         object.__setattr__(self, "overlap", overlap)
         object.__setattr__(self, "sizing", sizing_for(self.tokenizer))
 
+    def __reduce__(self):
+        # Sent to worker processes as the settings that made it; the sizer is resolved there.
+        return (SplitOptions, (self.by, self.size, self.overlap, self.tokenizer))
+
     @property
     def sizer_name(self) -> str:
         """What records say made the counts: an encoding name or ``chars/<ratio>``."""

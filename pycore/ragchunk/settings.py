@@ -14,6 +14,7 @@ DEFAULT_ENCODING = "cl100k_base"
 DEFAULT_PREVIEW_WINDOWS = 5
 
 MAX_DOC_TOKENS = 10**12
+MAX_DOCUMENTS = 10**9
 MAX_DOC_CHARS = 4 * 10**12
 MAX_CHUNK_SIZE = 10_000_000
 MAX_CHARS_PER_TOKEN = 100.0
@@ -46,6 +47,8 @@ LABELS: dict[str, str] = {
     "encoding": "encoding",
     "text": "text",
     "preview": "preview count",
+    "documents": "number of documents",
+    "jobs": "jobs",
 }
 
 

@@ -115,7 +115,8 @@ class Chunk(NamedTuple):
 class Split:
     """The chunks of a text and their statistics, plus the settings that made them.
 
-    ``tokenizer`` is the encoding name, or ``chars/<ratio>`` for the estimate.
+    ``tokenizer`` is the encoding name, or ``chars/<ratio>`` for the estimate;
+    ``document_tokens`` the whole text's length in those tokens.
 
     >>> result = split("Short text.", size=64, overlap=8, tokenizer=CharEstimate(4))
     >>> len(result.chunks), result.stats.total_tokens, result.tokenizer
@@ -128,6 +129,7 @@ class Split:
     by: str
     size: int
     overlap: int
+    document_tokens: int = 0
 
 
 def split(
@@ -257,7 +259,16 @@ def pack_steps(prepared: Prepared, options: SplitOptions) -> Generator[tuple[str
     yield ("splitting", total, total)
     size = options.size
     stats = compute_stats([c.tokens for c in chunks], [c.overlap_tokens for c in chunks], size)
-    return Split(chunks, stats, options.sizing.name, options.by, size, options.overlap)
+    return Split(chunks, stats, options.sizing.name, options.by, size, options.overlap, _length(prepared))
+
+
+def _length(prepared: Prepared) -> int:
+    """The prepared text's length in tokens of its sizer."""
+    sizer = prepared.sizer
+    if sizer is None:
+        return 0
+    ends = getattr(sizer, "ends", None)
+    return len(ends) if ends is not None else sizer.exact(0, len(prepared.text))
 
 
 def _check_progress(progress: object) -> None:

@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 import ragchunk
 from ragchunk import CharEstimate, get_tokenizer, sentence_spans, split, windows
 from ragchunk.api import Workspace
+from ragchunk.records import Document
 from ragchunk.cli import main
 from ragchunk.markdown import parse_blocks
 
@@ -217,7 +218,8 @@ def test_the_worker_api_and_the_cli_answer(name, tmp_path, capsys):
     assert main(["split", str(path), "--by", "paragraphs", "--size", "48", "--overlap", "6"], out=out) == 0
     rows = _jsonl_rows(out.getvalue())
     decoded = text.removeprefix("\ufeff")
-    assert rows == _jsonl_rows(ragchunk.to_jsonl(split(decoded, by="paragraphs", size=48, overlap=6)))
+    assert rows == _jsonl_rows(ragchunk.to_jsonl(split(decoded, by="paragraphs", size=48, overlap=6),
+                                                 Document(str(path), decoded)))
     out = io.StringIO()
     assert main(["tokens", str(path), "--json"], out=out) == 0
     assert json.loads(out.getvalue())["tokens"] == get_tokenizer().count(decoded)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from ragchunk import CharEstimate, RagchunkError, get_tokenizer, split, to_jsonl
+from ragchunk.records import Document
 from ragchunk.sizing import TokenSizer
 from ragchunk.structure import Structure
 from ragchunk.tokenizers import TiktokenTokenizer, bpe
@@ -687,10 +688,11 @@ def test_cli_split_writes_the_same_jsonl_as_the_api(capsys, tmp_path):
     code, out, err = run_cli(capsys, "split", str(doc), "--by", "sentences", "--size", "64", "--overlap", "8")
     assert (code, err) == (0, "")
     text = doc.read_text(encoding="utf-8")
-    assert out == to_jsonl(split(text, by="sentences", size=64, overlap=8))
+    assert out == to_jsonl(split(text, by="sentences", size=64, overlap=8), Document(str(doc), text))
     first = json.loads(out.splitlines()[0])
-    assert list(first) == ["id", "text", "heading", "heading_path", "tokens", "start", "end", "content_start",
-                           "overlap_tokens", "tokenizer"]
+    assert list(first) == ["source", "id", "text", "heading", "heading_path", "tokens", "start", "end",
+                           "content_start", "overlap_tokens", "tokenizer"]
+    assert first["source"] == str(doc)
 
 
 def test_cli_split_from_stdin_to_a_file_with_stats(capsys, tmp_path):
@@ -700,7 +702,7 @@ def test_cli_split_from_stdin_to_a_file_with_stats(capsys, tmp_path):
                              "-o", str(target), "--stats", stdin=data)
     assert (code, out) == (0, "")
     assert target.read_bytes().decode("utf-8") == to_jsonl(split(GUIDE, size=1024, overlap=0,
-                                                                  tokenizer=CharEstimate(3.5)))
+                                                                  tokenizer=CharEstimate(3.5)), Document("-", GUIDE))
     assert json.loads(target.read_text(encoding="utf-8").splitlines()[0])["tokenizer"] == "chars/3.5"
     assert err.startswith("chunks          1 (tokens by chars/3.5)\n")
     assert "overlap         0 tokens (0.0 % of the total)" in err
@@ -710,7 +712,7 @@ def test_cli_split_encoding(capsys):
     code, out, err = run_cli(capsys, "split", "-", "--size", "20", "--overlap", "4", "--encoding", "o200k_base",
                              stdin=GUIDE.encode())
     assert (code, err) == (0, "")
-    assert out == to_jsonl(split(GUIDE, size=20, overlap=4, tokenizer="o200k_base"))
+    assert out == to_jsonl(split(GUIDE, size=20, overlap=4, tokenizer="o200k_base"), Document("-", GUIDE))
 
 
 def test_cli_split_writes_utf8_bytes_to_a_real_stdout():
@@ -737,7 +739,6 @@ def test_cli_split_writes_utf8_bytes_to_a_real_stdout():
         (["--size", "10", "--overlap", "0", "--encoding", "cl100k_base", "--chars-per-token", "4"],
          "--chars-per-token", "not allowed with argument --encoding"),
         (["--overlap", "0"], "--size", "required"),
-        (["--size", "1", "--overlap", "0"], "--size", "enter at least"),
     ],
 )
 def test_cli_split_usage_errors(capsys, argv, flag, fix):
@@ -748,12 +749,20 @@ def test_cli_split_usage_errors(capsys, argv, flag, fix):
     assert flag in lines[0] and fix in lines[0], lines[0]
 
 
+def test_cli_split_a_size_too_small_for_a_document_names_it_and_the_flag(capsys):
+    code, out, err = run_cli(capsys, "split", "-", "--size", "1", "--overlap", "0", stdin="👨\u200d👩\u200d👧 text".encode())
+    assert (code, out) == (1, "")
+    assert err.startswith("ragchunk: error: -: --size: chunk size (1) is too small for this text:") and "enter at least" in err
+    assert err.count("\n") == 1
+
+
 def test_cli_split_file_errors(capsys, tmp_path):
-    code, out, err = run_cli(capsys, "split", str(tmp_path / "missing.md"), "--size", "10", "--overlap", "0")
-    assert (code, out) == (2, "")
-    assert err.startswith("ragchunk: error: FILE: ") and "check the path" in err
+    missing = tmp_path / "missing.md"
+    code, out, err = run_cli(capsys, "split", str(missing), "--size", "10", "--overlap", "0")
+    assert (code, out, err) == (1, "", f"ragchunk: error: {missing}: cannot be read: no such file or folder\n")
     code, out, err = run_cli(capsys, "split", "-", "--size", "10", "--overlap", "0", stdin=b" \n ")
-    assert (code, err) == (2, "ragchunk: error: FILE: text is empty: paste some text or drop a file\n")
+    assert (code, out) == (1, "")
+    assert err == "ragchunk: error: PATH: no document to split (skipped: 1 empty): give text or Markdown files\n"
     code, out, err = run_cli(capsys, "split", "-", "--size", "10", "--overlap", "0", "-o",
                              str(tmp_path / "no" / "dir" / "x.jsonl"), stdin=b"text")
     assert code == 2 and err.startswith("ragchunk: error: -o: OUT (") and "check the path" in err
