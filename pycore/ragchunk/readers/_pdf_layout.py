@@ -54,6 +54,7 @@ _CLOSERS = "\"'”’»)]"
 # taken as one before a lowercase letter.
 _BREAK_HYPHENS = frozenset("\u00ad\u2010")
 _ORDERED = frozenset("0123456789")
+_ROMAN_LETTERS = frozenset("ivxlcdm")
 _ROMAN = (("m", 1000), ("cm", 900), ("d", 500), ("cd", 400), ("c", 100), ("xc", 90), ("l", 50), ("xl", 40),
           ("x", 10), ("ix", 9), ("v", 5), ("iv", 4), ("i", 1))
 # Share of pages (with text) on which a top or bottom line must recur to be a running
@@ -129,7 +130,7 @@ def _clean(text: str) -> str:
     hyphens dropped except one that ends the line (a word broken there), which replaces
     the hyphen glyph drawn for it.
 
-    >>> _clean("Exam\u00adple  gla\u00ad\u2010"), _clean("a\x00b\tc")
+    >>> _clean("Exam\\u00adple  gla\\u00ad\\u2010"), _clean("a\\x00b\\tc")
     ('Example gla\xad', 'a b c')
     """
     if not text.isprintable():
@@ -202,8 +203,8 @@ def is_page_number(text: str) -> bool:
 
 
 def _running_key(text: str) -> str:
-    words = DIGITS.sub("#", text.casefold().replace("\u00ad", "")).split()
-    return " ".join("#" if _roman_value(word) else word for word in words)
+    words = DIGITS.sub("#", text.casefold()).split()
+    return " ".join("#" if _ROMAN_LETTERS.issuperset(word) and _roman_value(word) else word for word in words)
 
 
 def drop_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
@@ -268,14 +269,16 @@ def _outline_marks(pages: list[list[Line]], outline: Sequence[OutlineEntry]) -> 
         page_marks: dict[int, tuple] = {}
         taken: set[int] = set()
         for entry in entries:
-            title = " ".join(entry.title.split())
+            title = " ".join(entry.title.replace("\u00ad", "").split())
             found = [hit for hit in index.get(_norm(title), ()) if not taken.intersection(range(hit[0], hit[0] + hit[1]))]
             if found:
                 if entry.top is not None:
                     found.sort(key=lambda hit: abs(lines[hit[0]].y + lines[hit[0]].size - entry.top))
                 start, count = found[0]
                 taken.update(range(start, start + count))
-                page_marks[start] = ("heading", entry.level, title, count)
+                # The words as the page shows them (the outline may drop a space at a wrap).
+                shown = _join_lines([line.text for line in lines[start:start + count]]).removesuffix("\u00ad")
+                page_marks[start] = ("heading", entry.level, shown, count)
                 continue
             at = 0
             if entry.top is not None:
@@ -339,7 +342,7 @@ def _glue(before: str, after: str) -> tuple[str, int]:
     or Unicode hyphen after a letter joins a word going on in lowercase ("exam-" "ple"),
     and is kept before anything else ("Anglo-" "Saxon").
 
-    >>> _glue("exam\u00ad", "ple"), _glue("exam-", "ple"), _glue("Anglo-", "Saxon"), _glue("a", "b")
+    >>> _glue("exam\\u00ad", "ple"), _glue("exam-", "ple"), _glue("Anglo-", "Saxon"), _glue("a", "b")
     (('', 1), ('', 1), ('', 0), (' ', 0))
     """
     end = before[-1:]
@@ -415,9 +418,9 @@ class _Writer:
         self.length += len(text)
         self.lines += 1
 
-    def widen(self, line: Line) -> None:
-        """Count ``line`` (just added) in the block's right edge."""
-        self.right = max(self.right, line.x1)
+    def widen(self, line: Line, column_change: bool) -> None:
+        """Count ``line`` (just added) in the right edge of the block's current column."""
+        self.right = line.x1 if column_change else max(self.right, line.x1)
 
     def close(self) -> None:
         if not self.kind:
@@ -569,18 +572,20 @@ def layout(
             if item is not None:
                 writer.open("item", item[0], line)
                 writer.add(item[1])
-                writer.widen(line)
+                writer.widen(line, True)
                 previous = (lines, i)
                 continue
             if writer.kind in ("para", "item") and previous is not None:
-                if _continues(previous, (lines, i), writer, leading, same_page=previous[0] is lines):
+                same_page = previous[0] is lines
+                if _continues(previous, (lines, i), writer, leading, same_page):
+                    before = previous[0][previous[1]]
                     writer.add(line.text)
-                    writer.widen(line)
+                    writer.widen(line, not same_page or line.y >= before.y)
                     previous = (lines, i)
                     continue
             writer.open("para", "", line)
             writer.add(line.text)
-            writer.widen(line)
+            writer.widen(line, True)
             previous = (lines, i)
     text, page_map = writer.finish()
     return Layout(text, page_map, pages_with_text)
@@ -601,6 +606,8 @@ def _continues(
         # A new page or column: the sentence decides, then a short line or an indent.
         if _sentence_open(before.text):
             return True
+        if same_page and drop > 0:
+            return False  # a wide gap down the same column after a full stop
         if _ends_early(lines_p, p, line, writer.right):
             return False
         neighbours = lines_n[max(0, n - _WINDOW): n + _WINDOW + 1]

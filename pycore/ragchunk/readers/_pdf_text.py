@@ -13,6 +13,7 @@ dictionary look-up per glyph, a bounded number of form XObject invocations per p
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any, NamedTuple
 
 __all__ = ["FontCache", "FontInfo", "PageText", "Run", "display_matrix", "page_text"]
@@ -89,14 +90,21 @@ def _number(operands: list[Any], default: float) -> float:
 class _Font:
     """A pypdf font prepared for decoding and measuring strings."""
 
-    __slots__ = ("index", "encoding", "table", "cmap", "widths", "default", "space", "space_width", "two_byte",
-                 "usable")
+    __slots__ = ("index", "encoding", "table", "cmap", "_cmap_items", "widths", "default", "space", "space_width",
+                 "two_byte", "usable")
 
     def __init__(self, font: Any, index: int) -> None:
         self.index = index
         self.encoding = font.encoding if isinstance(font.encoding, str) else None
-        self.table = None if self.encoding else font.encoding
-        self.cmap = font.character_map
+        # Byte -> character and character -> text as str.translate tables: C speed per glyph.
+        table = {} if self.encoding else font.encoding
+        self.table = {code: value for code, value in table.items() if isinstance(code, int) and 0 <= code < 256}
+        cmap = font.character_map
+        self.cmap = {ord(key): value for key, value in cmap.items() if isinstance(key, str) and len(key) == 1}
+        if len(self.cmap) != len(cmap):
+            # Keys longer than one character (multi-byte codes pypdf keeps whole): look up one by one.
+            self.cmap = None
+        self._cmap_items = cmap
         self.widths = font.character_widths
         self.default = font.character_widths.get("default", 500)
         self.space = font.space_char
@@ -115,16 +123,16 @@ class _Font:
             chars = raw
         else:
             raw = data.decode("latin-1")
-            table = self.table
-            chars = "".join([table.get(byte, chr(byte)) for byte in data])
-        cmap = self.cmap
-        text = "".join([cmap.get(char, char) for char in chars]) if cmap else chars
-        widths = self.widths
-        default = self.default
-        width = sum([widths.get(char, default) for char in raw])
+            chars = raw.translate(self.table)
+        if self.cmap is not None:
+            text = chars.translate(self.cmap)
+        else:
+            cmap = self._cmap_items
+            text = "".join([cmap.get(char, char) for char in chars])
+        width = sum(map(self.widths.get, raw, repeat(self.default)))
         spaces = 0 if self.two_byte else data.count(b" ")
         if self.space != " " and self.space in raw:
-            width += raw.count(self.space) * (self.space_width - widths.get(self.space, default))
+            width += raw.count(self.space) * (self.space_width - self.widths.get(self.space, self.default))
         return text, width / 1000.0, len(raw), spaces
 
 
@@ -147,11 +155,13 @@ def _font_info(font: Any) -> FontInfo:
 class FontCache:
     """pypdf fonts of one document, built once per font object and shared by its pages.
 
-    ``infos`` lists every font met so far; a :class:`Run`'s ``font`` indexes it.
+    ``infos`` lists every font met so far; a :class:`Run`'s ``font`` indexes it;
+    ``failures`` counts fonts pypdf could not read (their text is lost).
     """
 
     def __init__(self) -> None:
         self.infos: list[FontInfo] = []
+        self.failures = 0
         self._by_key: dict[Any, _Font | None] = {}
 
     def get(self, ref: Any) -> _Font | None:
@@ -168,8 +178,9 @@ class FontCache:
                 pypdf_font = Font.from_font_resource(resource)
                 font = _Font(pypdf_font, len(self.infos))
                 self.infos.append(_font_info(pypdf_font))
-        except (KeyError, ValueError, TypeError, AttributeError, IndexError, ZeroDivisionError):
+        except Exception:  # a damaged font loses its text, not the page
             font = None
+            self.failures += 1
         # Inline font dictionaries have no stable id beyond this page: keep only references.
         if isinstance(ref, IndirectObject):
             self._by_key[key] = font
@@ -253,11 +264,12 @@ class _Interpreter:
         from pypdf.generic import ContentStream
 
         display, height = display_matrix(page)
+        from pypdf.generic import ArrayObject, StreamObject
+
         contents = page.get("/Contents")
-        if contents is None:
-            return PageText([], 0, height)
-        contents = contents.get_object()
-        if contents is None or not contents:
+        contents = contents.get_object() if contents is not None else None
+        # A stream is a dictionary, and an empty one is falsy: test the type.
+        if not isinstance(contents, (StreamObject, ArrayObject)):
             return PageText([], 0, height)
         stream = ContentStream(contents, self.reader, "bytes")
         resources = page.get("/Resources")

@@ -250,7 +250,7 @@ def read(
         raise encrypted_aes(name) from None
     result = layout(pages, fonts.infos, outline, lines_given=True)
     if not result.text.strip() or not result.pages_with_text:
-        if unreadable:
+        if unreadable or fonts.failures:
             raise corrupt(name)
         raise no_text(name)
     if progress is not None and total == 0:
