@@ -456,3 +456,48 @@ def test_raising_in_progress_cancels_the_read():
     with pytest.raises(Cancelled):
         read(data, progress=progress)
     assert calls[-1] == 300 and len(calls) == 30
+
+
+# --- the content-stream tokenizer -----------------------------------------------------------
+
+
+def plain(value):
+    """A pypdf operand as the tokenizer gives it (bytes, str, int/float, list, dict)."""
+    if isinstance(value, pypdf.generic.DictionaryObject):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    if isinstance(value, bytes):
+        return bytes(value)
+    if isinstance(value, pypdf.generic.FloatObject):
+        return float(value)
+    if isinstance(value, int):
+        return int(value)
+    return str(value)
+
+
+@pytest.mark.parametrize("name", ["outline.pdf", "fonts.pdf", "columns.pdf", "scan.pdf"])
+def test_the_tokenizer_reads_content_streams_as_pypdf_does(name):
+    from ragchunk.readers._pdf_ops import operations
+
+    reader = pypdf.PdfReader(io.BytesIO(fixture(name)))
+    compared = 0
+    for page in reader.pages:
+        data = page.get_contents().get_data()
+        theirs = [([plain(o) for o in operands], operator.decode("latin-1"))
+                  for operands, operator in pypdf.generic.ContentStream(page.get_contents(), reader, "bytes").operations]
+        ours = [(operands, operator) for operands, operator in operations(data)]
+        assert ours == theirs
+        compared += len(ours)
+    assert compared > (10 if name == "scan.pdf" else 1000)
+
+
+def test_the_tokenizer_takes_escapes_nesting_inline_images_and_junk():
+    from ragchunk.readers._pdf_ops import operations
+
+    stream = (b"% a comment\n(a\\)b(c)d\\101\\n) Tj <48 65 6c6c 6F> Tj <4> Tj\n"
+              b"BI /W 2 /H 1 ID \x00EI\xff EI\nq [1 [2 [3]] /N << /K (v) >>] X Q ) ] [ (open")
+    assert list(operations(stream)) == [
+        ([b"a)b(c)dA\n"], "Tj"), ([b"Hello"], "Tj"), ([b"\x40"], "Tj"), ([], "q"),
+        ([[1, [2, [3]], "/N", {"/K": b"v"}]], "X"), ([], "Q"),
+    ]

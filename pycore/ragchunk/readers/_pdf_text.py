@@ -13,8 +13,11 @@ dictionary look-up per glyph, a bounded number of form XObject invocations per p
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import repeat
 from typing import Any, NamedTuple
+
+from ._pdf_ops import operations
 
 __all__ = ["FontCache", "FontInfo", "PageText", "Run", "display_matrix", "page_text"]
 
@@ -233,15 +236,14 @@ def display_matrix(page: Any) -> tuple[Matrix, float]:
 
 
 def _actual_text(properties: Any) -> str | None:
-    """The /ActualText of a BDC property dictionary, decoded, or None."""
-    from pypdf.generic import DictionaryObject, create_string_object
+    """The /ActualText of a BDC property dictionary (inline), decoded, or None."""
+    from pypdf.generic import create_string_object
 
-    if not isinstance(properties, DictionaryObject) or "/ActualText" not in properties:
+    value = properties.get("/ActualText") if isinstance(properties, dict) else None
+    if not isinstance(value, bytes):
         return None
-    value = properties["/ActualText"]
     try:
-        value = value.get_object()
-        return str(create_string_object(bytes(value))) if isinstance(value, bytes) else str(value)
+        return str(create_string_object(value))
     except (ValueError, TypeError, UnicodeDecodeError):
         return None
 
@@ -261,20 +263,22 @@ class _Interpreter:
         self.marks: list[list[Any] | None] = []
 
     def page(self, page: Any) -> PageText:
-        from pypdf.generic import ContentStream
-
-        display, height = display_matrix(page)
         from pypdf.generic import ArrayObject, StreamObject
 
+        display, height = display_matrix(page)
         contents = page.get("/Contents")
         contents = contents.get_object() if contents is not None else None
         # A stream is a dictionary, and an empty one is falsy: test the type.
-        if not isinstance(contents, (StreamObject, ArrayObject)):
+        if isinstance(contents, StreamObject):
+            data = contents.get_data()
+        elif isinstance(contents, ArrayObject):
+            parts = [part.get_object() for part in contents]
+            data = b"\n".join(part.get_data() for part in parts if isinstance(part, StreamObject))
+        else:
             return PageText([], 0, height)
-        stream = ContentStream(contents, self.reader, "bytes")
         resources = page.get("/Resources")
         resources = resources.get_object() if resources is not None else None
-        self.run_ops(stream.operations, resources, _State(display), 0)
+        self.run_ops(operations(data), resources, _State(display), 0)
         return PageText(self.runs, self.skipped, height)
 
     def _font_resource(self, resources: Any, name: Any) -> _Font | None:
@@ -293,14 +297,18 @@ class _Interpreter:
         text, width, glyphs, spaces = font.decode(data)
         size = state.size
         advance = (width * size + state.tc * glyphs + state.tw * spaces) * state.tz
-        start = _mult((size * state.tz, 0.0, 0.0, size, 0.0, state.ts), _mult(tm, state.ctm))
-        after = _mult((1.0, 0.0, 0.0, 1.0, advance, 0.0), tm)
-        a, b, c, d, x0, y = start
+        ma, mb, mc, md, me, mf = _mult(tm, state.ctm)
+        # The glyphs' matrix (font size, scaling, rise applied) and the advance, unrolled.
+        scale = size * state.tz
+        a, b, c, d = scale * ma, scale * mb, size * mc, size * md
+        x0 = state.ts * mc + me
+        y = state.ts * md + mf
+        after = (tm[0], tm[1], tm[2], tm[3], tm[4] + advance * tm[0], tm[5] + advance * tm[1])
         if a <= 0 or abs(b) > 0.01 * a or abs(c) > 0.01 * abs(d) or d == 0:
             # Rotated, mirrored or vertical text: its lines cannot be read left to right.
             self.skipped += len(text.strip())
             return after
-        x1 = _mult(after, state.ctm)[4]
+        x1 = x0 + advance * ma
         mark = self.marks[-1] if self.marks else None
         if mark is not None:
             if mark[1]:
@@ -318,77 +326,75 @@ class _Interpreter:
             self.runs.append(Run(text, x0, x1, y, abs(d), font.index))
         return after
 
-    def run_ops(self, operations: list[Any], resources: Any, state: _State, depth: int) -> None:
-        from pypdf.generic import ArrayObject, NameObject
-
+    def run_ops(self, ops: Iterable[tuple[list[Any], str]], resources: Any, state: _State, depth: int) -> None:
         stack: list[_State] = []
         tm = lm = IDENTITY
-        for operands, operator in operations:
-            if operator == b"Tj" or operator == b"'" or operator == b'"':
-                if operator != b"Tj":
-                    if operator == b'"' and len(operands) >= 3:
+        for operands, operator in ops:
+            if operator == "Tj" or operator == "'" or operator == '"':
+                if operator != "Tj":
+                    if operator == '"' and len(operands) >= 3:
                         state.tw = _number(operands[0:1], state.tw)
                         state.tc = _number(operands[1:2], state.tc)
                         operands = operands[2:]
                     lm = tm = _mult((1.0, 0.0, 0.0, 1.0, 0.0, -state.tl), lm)
                 if operands and isinstance(operands[0], bytes):
                     tm = self.show(operands[0], state, tm)
-            elif operator == b"TJ":
-                if operands and isinstance(operands[0], ArrayObject):
+            elif operator == "TJ":
+                if operands and isinstance(operands[0], list):
                     for item in operands[0]:
                         if isinstance(item, bytes):
                             tm = self.show(item, state, tm)
-                        elif isinstance(item, (int, float)):
+                        elif isinstance(item, (int, float)) and not isinstance(item, bool):
                             shift = -float(item) / 1000.0 * state.size * state.tz
                             tm = _mult((1.0, 0.0, 0.0, 1.0, shift, 0.0), tm)
-            elif operator == b"Td" or operator == b"TD":
+            elif operator == "Td" or operator == "TD":
                 values = _numbers(operands, 2)
                 if values is not None:
-                    if operator == b"TD":
+                    if operator == "TD":
                         state.tl = -values[1]
                     lm = tm = _mult((1.0, 0.0, 0.0, 1.0, values[0], values[1]), lm)
-            elif operator == b"Tm":
+            elif operator == "Tm":
                 values = _numbers(operands, 6)
                 if values is not None:
                     lm = tm = values  # type: ignore[assignment]
-            elif operator == b"T*":
+            elif operator == "T*":
                 lm = tm = _mult((1.0, 0.0, 0.0, 1.0, 0.0, -state.tl), lm)
-            elif operator == b"BT":
+            elif operator == "BT":
                 tm = lm = IDENTITY
-            elif operator == b"Tf":
+            elif operator == "Tf":
                 if len(operands) >= 2:
                     state.font = self._font_resource(resources, operands[0]) if resources is not None else None
                     state.size = _number(operands[1:2], state.size)
-            elif operator == b"Tc":
+            elif operator == "Tc":
                 state.tc = _number(operands, state.tc)
-            elif operator == b"Tw":
+            elif operator == "Tw":
                 state.tw = _number(operands, state.tw)
-            elif operator == b"Tz":
+            elif operator == "Tz":
                 state.tz = _number(operands, state.tz * 100.0) / 100.0
-            elif operator == b"TL":
+            elif operator == "TL":
                 state.tl = _number(operands, state.tl)
-            elif operator == b"Ts":
+            elif operator == "Ts":
                 state.ts = _number(operands, state.ts)
-            elif operator == b"q":
+            elif operator == "q":
                 stack.append(state.copy())
-            elif operator == b"Q":
+            elif operator == "Q":
                 if stack:
                     state = stack.pop()
-            elif operator == b"cm":
+            elif operator == "cm":
                 values = _numbers(operands, 6)
                 if values is not None:
                     state.ctm = _mult(values, state.ctm)  # type: ignore[arg-type]
-            elif operator == b"BDC" or operator == b"BMC":
-                text = _actual_text(operands[1]) if operator == b"BDC" and len(operands) >= 2 else None
+            elif operator == "BDC" or operator == "BMC":
+                text = _actual_text(operands[1]) if operator == "BDC" and len(operands) >= 2 else None
                 self.marks.append([text, True] if text is not None else (self.marks[-1] if self.marks else None))
-            elif operator == b"EMC":
+            elif operator == "EMC":
                 if self.marks:
                     self.marks.pop()
-            elif operator == b"Do" and operands and isinstance(operands[0], NameObject) and resources is not None:
+            elif operator == "Do" and operands and isinstance(operands[0], str) and resources is not None:
                 self.form(operands[0], resources, state, depth)
 
     def form(self, name: Any, resources: Any, state: _State, depth: int) -> None:
-        from pypdf.generic import ContentStream, IndirectObject
+        from pypdf.generic import IndirectObject
 
         try:
             ref = resources["/XObject"].get_object().raw_get(name)
@@ -412,7 +418,7 @@ class _Interpreter:
         own = own.get_object() if own is not None else resources
         self.forms_open.add(key)
         try:
-            self.run_ops(ContentStream(form, self.reader, "bytes").operations, own, inner, depth + 1)
+            self.run_ops(operations(form.get_data()), own, inner, depth + 1)
         finally:
             self.forms_open.discard(key)
 

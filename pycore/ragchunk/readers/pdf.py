@@ -25,11 +25,13 @@ from . import Extracted, ReadOptions
 from ._pdf_layout import Line, OutlineEntry, layout, lines_of
 from ._pdf_text import FontCache, display_matrix, page_text
 
-__all__ = ["PYPDF_VERSION", "read"]
+__all__ = ["PYPDF_VERSION", "PYPDF_WHEEL_SHA256", "read"]
 
 # The pypdf this reader is written and tested against (pyproject's ``pdf`` extra); it
 # uses pypdf's font and content-stream classes, so another version may read differently.
 PYPDF_VERSION = "7.1.1"
+# sha256 of PyPI's pypdf-7.1.1-py3-none-any.whl (421,026 bytes), the wheel Pyodide loads.
+PYPDF_WHEEL_SHA256 = "04c5680d4b4cfa04ab505b09393fc949860c34a4dad6565284d11a2f5c3ce8b1"
 # At most this many progress calls before the final one.
 _PROGRESS_CALLS = 100
 _MAX_OUTLINE_ENTRIES = 100_000
