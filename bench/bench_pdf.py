@@ -72,7 +72,8 @@ def pyodide_main(request_json: str) -> str:
     for file in request["files"]:
         data = Path(file["path"]).read_bytes()
         times, result = read_times(data, file["name"], request["runs"])
-        reply["files"][file["name"]] = {"seconds": statistics.median(times), "hash": output_hash(result.text, result.pages)}
+        digest = output_hash(result.text, result.pages)
+        reply["files"][file["name"]] = {"seconds": statistics.median(times), "hash": digest}
     return json.dumps(reply)
 
 
@@ -205,7 +206,8 @@ def main() -> int:
         if not args.no_pyodide:
             wheel = wheel_path(args.wheel, folder)
             request = folder / "request.json"
-            request.write_text(json.dumps({"runs": args.runs, "files": [{"name": n, "path": str(p)} for n, p in files.items()]}))
+            listed = [{"name": name, "path": str(path)} for name, path in files.items()]
+            request.write_text(json.dumps({"runs": args.runs, "files": listed}))
             done = subprocess.run(["node", str(HERE / "harness" / "pdf_node.js"), str(wheel), str(ROOT), str(request)],
                                   capture_output=True, text=True, check=False)
             if done.returncode:
@@ -213,17 +215,20 @@ def main() -> int:
             pyodide = json.loads(done.stdout.strip().splitlines()[-1])
             pyodide["wheel_bytes"] = wheel.stat().st_size
 
-    print(f"pypdf {pdf_reader.PYPDF_VERSION}, CPython {platform.python_version()}"
-          + (f", Pyodide Python {pyodide['python']} (boot {pyodide['boot_ms']:.0f} ms, wheel {pyodide['wheel_ms']:.0f} ms)"
-             if pyodide else ""))
+    title = f"pypdf {pdf_reader.PYPDF_VERSION}, CPython {platform.python_version()}"
+    if pyodide:
+        title += (f", Pyodide Python {pyodide['python']} (boot {pyodide['boot_ms']:.0f} ms,"
+                  f" wheel {pyodide['wheel_ms']:.0f} ms)")
+    print(title)
     header = f"{'pdf':9} {'pages':>6} {'MB':>6} {'CPython MB/s':>12} {'pages/s':>8} {'x pass':>7}"
     if pyodide:
         header += f" {'Pyodide MB/s':>12} {'pages/s':>8} {'x pass':>7} {'same':>5}"
     print(header)
     for name, row in rows.items():
         mb = row["bytes"] / 1e6
-        line = (f"{name:9} {row['pages']:6} {mb:6.2f} {mb / row['cpython_s']:12.2f} {row['pages'] / row['cpython_s']:8.0f}"
-                f" {row['cpython_s'] / row['tiktoken_pass_s']:7.0f}")
+        seconds = row["cpython_s"]
+        line = (f"{name:9} {row['pages']:6} {mb:6.2f} {mb / seconds:12.2f} {row['pages'] / seconds:8.0f}"
+                f" {seconds / row['tiktoken_pass_s']:7.0f}")
         if pyodide:
             other = pyodide["files"][name]
             row["pyodide_s"] = other["seconds"]

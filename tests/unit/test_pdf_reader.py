@@ -16,10 +16,9 @@ from pathlib import Path
 
 import pypdf
 import pytest
+import ragchunk
 from pypdf import PdfWriter
 from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
-
-import ragchunk
 from ragchunk.errors import RagchunkError
 from ragchunk.markdown import parse_blocks
 from ragchunk.readers import Extracted, ReadOptions
@@ -346,6 +345,21 @@ def test_damaged_bytes_never_raise_anything_but_a_refusal():
     assert "read" in outcomes and "pdf_corrupt" in outcomes
 
 
+def test_ragchunk_imports_without_pypdf_and_says_how_to_get_it():
+    script = (
+        "import sys; sys.modules['pypdf'] = None\n"
+        "import ragchunk, ragchunk.readers.pdf as pdf\n"
+        "from ragchunk.errors import RagchunkError\n"
+        "try:\n    pdf.read(b'%PDF-1.7', 'a.pdf', pdf.ReadOptions())\n"
+        "except RagchunkError as error:\n    print(error.code, error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120,
+                          env={"PYTHONPATH": str(ROOT / "pycore"), "PATH": "/usr/bin:/bin"})
+    assert done.stdout.strip() == (
+        "pdf_needs_pypdf reading a.pdf needs the pypdf package: install it (pip install 'ragchunk[pdf]')"
+    )
+
+
 def test_progress_must_be_callable():
     with pytest.raises(RagchunkError) as caught:
         read(fixture("outline.pdf"), progress=3)
@@ -484,8 +498,8 @@ def test_the_tokenizer_reads_content_streams_as_pypdf_does(name):
     compared = 0
     for page in reader.pages:
         data = page.get_contents().get_data()
-        theirs = [([plain(o) for o in operands], operator.decode("latin-1"))
-                  for operands, operator in pypdf.generic.ContentStream(page.get_contents(), reader, "bytes").operations]
+        stream = pypdf.generic.ContentStream(page.get_contents(), reader, "bytes")
+        theirs = [([plain(o) for o in operands], op.decode("latin-1")) for operands, op in stream.operations]
         ours = [(operands, operator) for operands, operator in operations(data)]
         assert ours == theirs
         compared += len(ours)

@@ -270,7 +270,8 @@ def _outline_marks(pages: list[list[Line]], outline: Sequence[OutlineEntry]) -> 
         taken: set[int] = set()
         for entry in entries:
             title = " ".join(entry.title.replace("\u00ad", "").split())
-            found = [hit for hit in index.get(_norm(title), ()) if not taken.intersection(range(hit[0], hit[0] + hit[1]))]
+            hits = index.get(_norm(title), ())
+            found = [hit for hit in hits if not taken.intersection(range(hit[0], hit[0] + hit[1]))]
             if found:
                 if entry.top is not None:
                     found.sort(key=lambda hit: abs(lines[hit[0]].y + lines[hit[0]].size - entry.top))
@@ -290,7 +291,7 @@ def _outline_marks(pages: list[list[Line]], outline: Sequence[OutlineEntry]) -> 
     return marks
 
 
-def _font_marks(pages: list[list[Line]], body: float, leading: float) -> dict[int, dict[int, tuple]]:
+def _font_marks(pages: list[list[Line]], body: float) -> dict[int, dict[int, tuple]]:
     """Headings by size and weight: lines larger than the body or bold, and short."""
     candidates: list[tuple[int, int, int, float, bool]] = []  # page, first line, count, size, bold
     for page, lines in enumerate(pages):
@@ -537,7 +538,7 @@ def layout(
         ),
         1.2 * body,
     )
-    marks = _outline_marks(page_lines, outline) if outline else _font_marks(page_lines, body, leading)
+    marks = _outline_marks(page_lines, outline) if outline else _font_marks(page_lines, body)
     writer = _Writer()
     previous: tuple[list[Line], int] | None = None  # the page lines and index of the last line written
     pages_with_text = 0

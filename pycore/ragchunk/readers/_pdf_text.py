@@ -270,12 +270,17 @@ class _Interpreter:
         contents = contents.get_object() if contents is not None else None
         # A stream is a dictionary, and an empty one is falsy: test the type.
         if isinstance(contents, StreamObject):
-            data = contents.get_data()
+            parts = [contents]
         elif isinstance(contents, ArrayObject):
-            parts = [part.get_object() for part in contents]
-            data = b"\n".join(part.get_data() for part in parts if isinstance(part, StreamObject))
+            parts = [part for part in (item.get_object() for item in contents) if isinstance(part, StreamObject)]
         else:
             return PageText([], 0, height)
+        data = b"\n".join([part.get_data() for part in parts])
+        for part in parts:
+            # pypdf keeps each decoded stream beside the encoded one; a page is read once, so
+            # dropping it keeps memory to the file's size rather than its decompressed size.
+            if getattr(part, "decoded_self", None) is not None:
+                part.decoded_self = None
         resources = page.get("/Resources")
         resources = resources.get_object() if resources is not None else None
         self.run_ops(operations(data), resources, _State(display), 0)

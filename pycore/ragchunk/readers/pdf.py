@@ -192,10 +192,10 @@ def read(
     reading and propagates (a way to cancel).
 
     >>> from ragchunk.readers import ReadOptions
-    >>> read(b"%PDF-1.7 not really", "x.pdf", ReadOptions())
+    >>> read(b"%PDF-1.7 not really", "x.pdf", ReadOptions())  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ragchunk.errors.RagchunkError: x.pdf is damaged or truncated and cannot be read as a PDF: export it again or repair it (for example qpdf in.pdf repaired.pdf)
+    ragchunk.errors.RagchunkError: x.pdf is damaged or truncated and cannot be read as a PDF: ... repaired.pdf)
 
     Pages with no text between pages with text are noted (``pdf_pages_without_text``,
     with the pages that hold an image: likely scans), as are pages pypdf cannot parse
@@ -203,12 +203,20 @@ def read(
     (``pdf_rotated_text``).
 
     Raises:
-        RagchunkError: ``pdf_no_text``, ``pdf_encrypted``, ``pdf_encrypted_aes`` or
-            ``pdf_corrupt`` (``field="file"``, see the module), or ``progress`` is not
-            callable.
+        RagchunkError: ``pdf_no_text``, ``pdf_encrypted``, ``pdf_encrypted_aes``,
+            ``pdf_corrupt`` (``field="file"``, see the module) or ``pdf_needs_pypdf``
+            (pypdf is not installed), or ``progress`` is not callable.
     """
-    from pypdf.errors import DependencyError
-
+    try:
+        import pypdf
+        from pypdf.errors import DependencyError
+    except ImportError:
+        raise RagchunkError(
+            "file",
+            f"reading {_label(name)} needs the pypdf package: install it (pip install 'ragchunk[pdf]')",
+            "pdf_needs_pypdf",
+            {"name": name},
+        ) from None
     if progress is not None and not callable(progress):
         raise RagchunkError(
             "progress", f"progress ({type(progress).__name__}) must be callable as progress(done, total) or None"
@@ -273,6 +281,13 @@ def read(
             f"{len(scanned)} of {total} pages of {label} are images without text (pages {listed}): "
             "run OCR to read them (for example ocrmypdf)",
             name=name, count=len(scanned), total=total, pages=listed,
+        ))
+    if pypdf.__version__ != PYPDF_VERSION:
+        notes.append(_note(
+            "pdf_pypdf_version",
+            f"{label} was read with pypdf {pypdf.__version__}; ragchunk is tested with {PYPDF_VERSION}, "
+            "so the text may differ",
+            name=name, version=pypdf.__version__, tested=PYPDF_VERSION,
         ))
     if skipped:
         notes.append(_note(

@@ -132,7 +132,8 @@ def print_pdfs() -> None:
         page.set_content(rivers_html("Rivers without an outline"))
         page.pdf(path=str(HERE / "fonts.pdf"), format="A6", outline=False, tagged=False, margin=margins,
                  display_header_footer=True, header_template="<span></span>", footer_template=FOOTER_BARE)
-        page.set_content(f"<html><head><title>Hyphenation</title><style>{STYLE}</style></head><body>{COLUMNS}</body></html>")
+        page.set_content(f"<html><head><title>Hyphenation</title><style>{STYLE}</style></head>"
+                         f"<body>{COLUMNS}</body></html>")
         page.pdf(path=str(HERE / "columns.pdf"), format="A6", outline=True, tagged=True, margin=margins,
                  display_header_footer=True, header_template=HEADER, footer_template=FOOTER_OF)
         page.set_content(f"<html><body style='margin:0'><img src='data:image/png;base64,{image}' "
