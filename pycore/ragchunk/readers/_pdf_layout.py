@@ -1,0 +1,630 @@
+"""From the text runs of PDF pages to Markdown: lines, headings, paragraphs, lists, pages.
+
+Pure functions of :class:`~ragchunk.readers._pdf_text.Run` lists (no pypdf here), so the
+rules are tested on their own:
+
+>>> from ragchunk.readers._pdf_text import FontInfo, Run
+>>> fonts = [FontInfo("Serif", False), FontInfo("Serif-Bold", True)]
+>>> page = [Run("Rivers", 72, 140, 700, 24, 1), Run("Water runs down to the sea and the hills", 72, 400, 660, 12, 0),
+...         Run("are high. A spring is a source of exam-", 72, 402, 645, 12, 0),
+...         Run("ple water.", 72, 130, 630, 12, 0), Run("7", 300, 306, 40, 10, 0)]
+>>> print(layout([page], fonts).text)
+# Rivers
+<BLANKLINE>
+Water runs down to the sea and the hills are high. A spring is a source of example water.
+
+Lines are grouped from runs on one baseline in stream order (the order the producer
+wrote them, which is the reading order for the tools that matter here: Chromium, Word,
+LaTeX). Lines repeated at the top or bottom of most pages, and page numbers alone on the
+top or bottom line, are dropped. Headings come from the outline when one is given,
+otherwise from size and weight. Paragraphs are rebuilt from line gaps, indentation and
+short last lines; a page or column break joins lines while the sentence goes on.
+
+All work is linear in the number of runs (the few per-page windows are bounded).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from ..markdown import parse_blocks
+from ._pdf_text import FontInfo, Run
+
+__all__ = ["Layout", "Line", "OutlineEntry", "layout", "lines_of"]
+
+# "3", "- 3 -", "Page 3", "Page 3 of 10", "3 / 10", "iv": a page number alone on a line.
+# Bounded quantifiers and no nesting: it cannot backtrack.
+PAGE_NUMBER = re.compile(
+    r"(?:page |p\. |pg\. )?[-–—]? ?([0-9]{1,6}|[ivxlcdm]{1,8}) ?[-–—]?(?: ?(?:of|/) ?[0-9]{1,6})?",
+    re.IGNORECASE,
+)
+# A list item's marker: a bullet, "3." / "3)", "(a)" / "(iv)", "a)" ... then a space.
+LIST_MARKER = re.compile(r"(?:[•◦▪▫‣⁃●○■□∙·*–-]|[0-9]{1,3}[.)]|\([0-9A-Za-z]{1,4}\)|[a-z]\)) ")
+# Digit runs, for comparing running headers whose page number changes.
+DIGITS = re.compile(r"[0-9]+")
+
+# A sentence ends with one of these, maybe followed by closing quotes or brackets.
+_TERMINAL = frozenset(".!?…。！？:")
+_CLOSERS = "\"'”’»)]"
+# Hyphens a line may end with when a word is broken across lines. A soft hyphen
+# (U+00AD) or Unicode hyphen (U+2010) is a discretionary break; an ASCII hyphen is
+# taken as one before a lowercase letter.
+_BREAK_HYPHENS = frozenset("\u00ad\u2010")
+_ORDERED = frozenset("0123456789")
+_ROMAN_LETTERS = frozenset("ivxlcdm")
+_ROMAN = (("m", 1000), ("cm", 900), ("d", 500), ("cd", 400), ("c", 100), ("xc", 90), ("l", 50), ("xl", 40),
+          ("x", 10), ("ix", 9), ("v", 5), ("iv", 4), ("i", 1))
+# Share of pages (with text) on which a top or bottom line must recur to be a running
+# header or footer, and how many lines from each edge are looked at.
+_RUNNING_SHARE = 0.5
+_EDGE_LINES = 2
+# How many lines before and after a line are looked at for the column's right edge.
+_WINDOW = 6
+_MAX_HEADING_CHARS = 120
+_MAX_HEADING_WORDS = 16
+
+
+class Line(NamedTuple):
+    """A line of text: baseline start and end, baseline ``y``, dominant ``size``,
+    ``bold`` when nearly all its characters are bold."""
+
+    text: str
+    x0: float
+    x1: float
+    y: float
+    size: float
+    bold: bool
+
+
+class OutlineEntry(NamedTuple):
+    """A bookmark: its title, depth (1 = top), 0-based page index and the y it points at
+    in display space (None when the destination gives none)."""
+
+    title: str
+    level: int
+    page: int
+    top: float | None
+
+
+class Layout(NamedTuple):
+    """The Markdown, its ``(offset, page)`` pairs, and the number of pages with text."""
+
+    text: str
+    pages: tuple[tuple[int, int], ...]
+    pages_with_text: int
+
+
+def lines_of(runs: Iterable[Run], fonts: Sequence[FontInfo]) -> list[Line]:
+    """Group runs into lines: a run stays on the line while its baseline is within half
+    its size and it does not jump back left by more than its size.
+
+    >>> fonts = [FontInfo("F", False)]
+    >>> [l.text for l in lines_of([Run("Hel", 0, 15, 10, 10, 0), Run("lo", 15, 25, 10, 10, 0),
+    ...                            Run("world", 28, 50, 10, 10, 0), Run("next", 0, 20, -2, 10, 0)], fonts)]
+    ['Hello world', 'next']
+    """
+    lines: list[Line] = []
+    group: list[Run] = []
+    for run in runs:
+        if group:
+            last = group[-1]
+            if abs(run.y - group[0].y) <= 0.5 * min(run.size, group[0].size) and run.x0 >= last.x1 - run.size:
+                group.append(run)
+                continue
+            line = _make_line(group, fonts)
+            if line is not None:
+                lines.append(line)
+        group = [run]
+    if group:
+        line = _make_line(group, fonts)
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+def _clean(text: str) -> str:
+    """The line's text: control characters out, each whitespace run one space, soft
+    hyphens dropped except one that ends the line (a word broken there), which replaces
+    the hyphen glyph drawn for it.
+
+    >>> _clean("Exam\\u00adple  gla\\u00ad\\u2010"), _clean("a\\x00b\\tc")
+    ('Example gla\xad', 'a b c')
+    """
+    if not text.isprintable():
+        text = "".join([c if c.isprintable() or c.isspace() or c == "\u00ad" else " " for c in text])
+    text = " ".join(text.split())
+    if "\u00ad" in text:
+        broken = text.rstrip("-\u2010").endswith("\u00ad")
+        text = text.replace("\u00ad", "")
+        if broken:
+            text = text.rstrip("-\u2010") + "\u00ad"
+    return text
+
+
+def _make_line(group: list[Run], fonts: Sequence[FontInfo]) -> Line | None:
+    parts: list[str] = []
+    sizes: Counter[float] = Counter()
+    bold = chars = 0
+    previous: Run | None = None
+    for run in group:
+        text = run.text
+        if previous is not None and parts:
+            gap = run.x0 - previous.x1
+            if gap > 0.15 * run.size and not parts[-1][-1:].isspace() and not text[:1].isspace():
+                parts.append(" ")
+        parts.append(text)
+        visible = len(text) - text.count(" ")
+        sizes[round(run.size * 2) / 2] += visible
+        chars += visible
+        if fonts[run.font].bold:
+            bold += visible
+        if text.strip():
+            previous = run
+    text = _clean("".join(parts))
+    if not text.replace("\u00ad", ""):
+        return None
+    visible_runs = [run for run in group if run.text.strip()]
+    first, last = visible_runs[0], visible_runs[-1]
+    size = sizes.most_common(1)[0][0] if sizes else first.size
+    return Line(text, first.x0, last.x1, first.y, size, chars > 0 and bold >= 0.9 * chars)
+
+
+def _roman_value(word: str) -> int:
+    """The value of a canonical lowercase roman numeral, or 0."""
+    value, rest = 0, word
+    for letters, amount in _ROMAN:
+        while rest.startswith(letters):
+            value += amount
+            rest = rest[len(letters):]
+    if rest or not value:
+        return 0
+    canonical, left = "", value
+    for letters, amount in _ROMAN:
+        while left >= amount:
+            canonical += letters
+            left -= amount
+    return value if canonical == word else 0
+
+
+def is_page_number(text: str) -> bool:
+    """True for a line that is only a page number ("3", "- 3 -", "Page 3 of 10", "iv").
+
+    >>> [is_page_number(t) for t in ("12", "Page 3 of 10", "— 4 —", "xiv", "mild", "3 apples")]
+    [True, True, True, True, False, False]
+    """
+    match = PAGE_NUMBER.fullmatch(text)
+    if match is None:
+        return False
+    number = match.group(1)
+    return number.isdigit() or 0 < _roman_value(number.lower()) <= 100
+
+
+def _running_key(text: str) -> str:
+    words = DIGITS.sub("#", text.casefold()).split()
+    return " ".join("#" if _ROMAN_LETTERS.issuperset(word) and _roman_value(word) else word for word in words)
+
+
+def drop_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
+    """The pages without running headers and footers and page numbers.
+
+    A line among the top or bottom two of a page whose text (digits and roman numerals
+    ignored) recurs at that edge on at least half of the pages with text (two at least)
+    is a running line; so is a page number alone on a page's top or bottom line.
+    """
+    edges: list[tuple[set[int], set[int]]] = []
+    counts: Counter[tuple[int, str]] = Counter()
+    for lines in pages:
+        order = sorted(range(len(lines)), key=lambda i: -lines[i].y)
+        top, bottom = set(order[:_EDGE_LINES]), set(order[-_EDGE_LINES:])
+        edges.append((top, bottom))
+        for side, indices in enumerate((top, bottom)):
+            for key in {_running_key(lines[i].text) for i in indices}:
+                counts[side, key] += 1
+    with_text = sum(1 for lines in pages if lines)
+    needed = max(2, int(with_text * _RUNNING_SHARE + 0.999))
+    kept: list[list[Line]] = []
+    for lines, (top, bottom) in zip(pages, edges):
+        if not lines:
+            kept.append(lines)
+            continue
+        ys = [line.y for line in lines]
+        highest, lowest = max(ys), min(ys)
+        drop = set()
+        for side, indices in enumerate((top, bottom)):
+            for i in indices:
+                line = lines[i]
+                if counts[side, _running_key(line.text)] >= needed:
+                    drop.add(i)
+                elif line.y in (highest, lowest) and len(lines) > 1 and is_page_number(line.text):
+                    drop.add(i)
+        kept.append([line for i, line in enumerate(lines) if i not in drop] if drop else lines)
+    return kept
+
+
+def _norm(text: str) -> str:
+    return "".join([c for c in text.casefold() if c.isalnum()])
+
+
+def _outline_marks(pages: list[list[Line]], outline: Sequence[OutlineEntry]) -> dict[int, dict[int, tuple]]:
+    """For each page, line index -> ("heading", level, title, lines taken) or
+    ("insert", level, title) (a bookmark whose title is on no line: a heading before it)."""
+    targets: dict[int, list[OutlineEntry]] = defaultdict(list)
+    for entry in outline:
+        if 0 <= entry.page < len(pages) and _norm(entry.title):
+            targets[entry.page].append(entry)
+    marks: dict[int, dict[int, tuple]] = {}
+    for page, entries in targets.items():
+        lines = pages[page]
+        index: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        for i in range(len(lines)):
+            joined = ""
+            for span in range(3):
+                if i + span >= len(lines):
+                    break
+                joined += _norm(lines[i + span].text)
+                index[joined].append((i, span + 1))
+        page_marks: dict[int, tuple] = {}
+        taken: set[int] = set()
+        for entry in entries:
+            title = " ".join(entry.title.replace("\u00ad", "").split())
+            hits = index.get(_norm(title), ())
+            found = [hit for hit in hits if not taken.intersection(range(hit[0], hit[0] + hit[1]))]
+            if found:
+                if entry.top is not None:
+                    found.sort(key=lambda hit: abs(lines[hit[0]].y + lines[hit[0]].size - entry.top))
+                start, count = found[0]
+                taken.update(range(start, start + count))
+                # The words as the page shows them (the outline may drop a space at a wrap).
+                shown = _join_lines([line.text for line in lines[start:start + count]]).removesuffix("\u00ad")
+                page_marks[start] = ("heading", entry.level, shown, count)
+                continue
+            at = 0
+            if entry.top is not None:
+                at = next((i for i, line in enumerate(lines) if line.y + line.size <= entry.top + 1), len(lines))
+            while at in page_marks or at in taken:
+                at += 1
+            page_marks.setdefault(at, ("insert", entry.level, title))
+        marks[page] = page_marks
+    return marks
+
+
+def _font_marks(pages: list[list[Line]], body: float) -> dict[int, dict[int, tuple]]:
+    """Headings by size and weight: lines larger than the body or bold, and short."""
+    candidates: list[tuple[int, int, int, float, bool]] = []  # page, first line, count, size, bold
+    for page, lines in enumerate(pages):
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            if not _looks_like_heading(line, body):
+                i += 1
+                continue
+            j = i + 1
+            text_len = len(line.text)
+            while (
+                j < len(lines)
+                and lines[j].size == line.size
+                and lines[j].bold == line.bold
+                and 0 < lines[j - 1].y - lines[j].y <= 1.6 * line.size
+                and _looks_like_heading(lines[j], body)
+                and text_len + len(lines[j].text) <= _MAX_HEADING_CHARS
+            ):
+                text_len += len(lines[j].text) + 1
+                j += 1
+            candidates.append((page, i, j - i, line.size, line.bold))
+            i = j
+    styles = sorted({(size, bold) for _, _, _, size, bold in candidates}, key=lambda s: (-s[0], not s[1]))
+    level_of = {style: min(rank + 1, 6) for rank, style in enumerate(styles)}
+    marks: dict[int, dict[int, tuple]] = defaultdict(dict)
+    for page, first, count, size, bold in candidates:
+        title = _join_lines([line.text for line in pages[page][first:first + count]])
+        marks[page][first] = ("heading", level_of[size, bold], title, count)
+    return marks
+
+
+def _looks_like_heading(line: Line, body: float) -> bool:
+    text = line.text
+    if len(text) > _MAX_HEADING_CHARS or len(text.split()) > _MAX_HEADING_WORDS:
+        return False
+    if not any(c.isalpha() for c in text) or LIST_MARKER.match(text):
+        return False
+    if text[-1:] in ",;":
+        return False
+    return line.size >= body * 1.15 or (line.bold and line.size >= body * 0.95)
+
+
+def _glue(before: str, after: str) -> tuple[str, int]:
+    """How line ``after`` joins line ``before``: (separator, characters to drop from the
+    end of ``before``).
+
+    A soft hyphen at the end is a discretionary break: dropped, the word joined. An ASCII
+    or Unicode hyphen after a letter joins a word going on in lowercase ("exam-" "ple"),
+    and is kept before anything else ("Anglo-" "Saxon").
+
+    >>> _glue("exam\\u00ad", "ple"), _glue("exam-", "ple"), _glue("Anglo-", "Saxon"), _glue("a", "b")
+    (('', 1), ('', 1), ('', 0), (' ', 0))
+    """
+    end = before[-1:]
+    if end == "\u00ad":
+        return "", 1
+    if (end == "-" or end == "\u2010") and len(before) >= 2 and before[-2].isalpha():
+        return ("", 1) if after[:1].islower() else ("", 0)
+    return " ", 0
+
+
+def _join_lines(texts: list[str]) -> str:
+    out = ""
+    for text in texts:
+        if out:
+            separator, drop = _glue(out, text)
+            out = out[: len(out) - drop] + separator
+        out += text
+    return out
+
+
+def _sentence_open(text: str) -> bool:
+    """True when ``text`` does not end a sentence."""
+    end = text.rstrip(_CLOSERS)[-1:]
+    return end not in _TERMINAL
+
+
+def _mode(values: Iterable[float], default: float) -> float:
+    counts = Counter(values)
+    return counts.most_common(1)[0][0] if counts else default
+
+
+class _Writer:
+    """Builds the Markdown one block at a time, with the page map.
+
+    A block is a heading, a paragraph (one line of text) or a list item; items of one
+    kind of list follow each other after a single newline, every other block after a
+    blank line.
+    """
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.pos = 0
+        self.pages: list[tuple[int, int]] = []
+        self.pending_page = 0  # a page whose first text is still to be written
+        self.kind = ""  # "", "para", "item" or "heading"
+        self.marker = ""  # an item's marker ("- ", "3. "), a heading's "## "
+        self.segments: list[str] = []
+        self.length = 0
+        self.marks: list[tuple[int, int]] = []  # (offset in the block's text, page); -1: the block's start
+        self.list_key = ""  # the kind of list the last block was an item of ("-" or "1"), or ""
+        self.first_line: Line | None = None
+        self.lines = 0
+        self.right = 0.0  # the furthest line end in the block
+
+    def open(self, kind: str, marker: str, line: Line | None) -> None:
+        self.close()
+        self.kind, self.marker, self.first_line = kind, marker, line
+
+    def add(self, text: str) -> None:
+        segments = self.segments
+        if segments:
+            separator, drop = _glue(segments[-1], text)
+            if drop:
+                segments[-1] = segments[-1][:-drop]
+                self.length -= drop
+            if separator:
+                segments.append(separator)
+                self.length += len(separator)
+        if self.pending_page:
+            self.marks.append((self.length if segments else -1, self.pending_page))
+            self.pending_page = 0
+        segments.append(text)
+        self.length += len(text)
+        self.lines += 1
+
+    def widen(self, line: Line, column_change: bool) -> None:
+        """Count ``line`` (just added) in the right edge of the block's current column."""
+        self.right = line.x1 if column_change else max(self.right, line.x1)
+
+    def close(self) -> None:
+        if not self.kind:
+            return
+        content = "".join(self.segments).removesuffix("\u00ad")
+        marker = self.marker
+        key = ""
+        if self.kind == "para" and not _stays_paragraph(content):
+            marker = "\\"
+        elif self.kind == "item":
+            key = "1" if marker[:1] in _ORDERED else "-"
+        separator = "" if not self.out else "\n" if key and key == self.list_key else "\n\n"
+        self.list_key = key
+        start = self.pos + len(separator)
+        for offset, page in self.marks:
+            at = start if offset < 0 else start + len(marker) + offset
+            if self.pages and self.pages[-1][0] == at:
+                self.pages[-1] = (at, page)
+            else:
+                self.pages.append((at, page))
+        block = separator + marker + content
+        self.out.append(block)
+        self.pos += len(block)
+        self.kind, self.marker, self.segments, self.length, self.marks = "", "", [], 0, []
+        self.lines, self.first_line, self.right = 0, None, 0.0
+
+    def finish(self) -> tuple[str, tuple[tuple[int, int], ...]]:
+        self.close()
+        return "".join(self.out), tuple(self.pages)
+
+
+def _stays_paragraph(text: str) -> bool:
+    """True when the splitter reads ``text`` (one line) as a paragraph, not other markup."""
+    if text[:1].isalnum() and not text[:1].isdigit():
+        return True
+    blocks = parse_blocks(text)
+    return len(blocks) == 1 and blocks[0].kind == "paragraph"
+
+
+def _item_marker(text: str) -> tuple[str, str] | None:
+    """(Markdown marker, rest) when ``text`` starts with a list marker, else None."""
+    match = LIST_MARKER.match(text)
+    if match is None:
+        return None
+    mark, rest = match.group(0).strip(), text[match.end():].lstrip()
+    if not rest:
+        return None
+    if mark[0] in _ORDERED:
+        return mark + " ", rest
+    if len(mark) > 1:
+        return "- ", mark + " " + rest
+    return "- ", rest
+
+
+def _right_edge(lines: list[Line], i: int, block_right: float) -> float:
+    """The right edge of the text line ``i`` belongs to: the furthest end among the lines
+    of its block so far (``block_right``), itself, and the lines that follow it closely
+    with its size and left edge (the rest of its paragraph or column)."""
+    line = lines[i]
+    edge = max(block_right, line.x1)
+    below = line
+    for j in range(i + 1, min(len(lines), i + 1 + _WINDOW)):
+        other = lines[j]
+        drop = below.y - other.y
+        if abs(other.size - line.size) > 0.15 * line.size or not 0 < drop <= 1.6 * max(line.size, other.size):
+            break
+        if abs(other.x0 - line.x0) <= 1.5 * line.size:
+            edge = max(edge, other.x1)
+        below = other
+    return edge
+
+
+def _ends_early(lines: list[Line], i: int, following: Line, block_right: float) -> bool:
+    """True when line ``i`` stops short of its column although the first word of
+    ``following`` would have fitted after it: the author ended the line there."""
+    line = lines[i]
+    if line.text[-1:] in "-\u2010\u00ad":
+        return False
+    room = _right_edge(lines, i, block_right) - line.x1
+    if following.y < line.y and abs(following.x0 - line.x0) <= 3 * line.size:
+        room = max(room, following.x1 - line.x1)
+    width = following.x1 - following.x0
+    char = width / max(1, len(following.text))
+    first_word = following.text.split(" ", 1)[0]
+    return room > char * (len(first_word) + 1.5)
+
+
+def layout(
+    pages: list[list[Run]] | list[list[Line]],
+    fonts: Sequence[FontInfo],
+    outline: Sequence[OutlineEntry] = (),
+    lines_given: bool = False,
+) -> Layout:
+    """The Markdown of the given pages (runs in stream order, or lines when
+    ``lines_given``), headings from ``outline`` when it is not empty.
+
+    Empty pages add nothing (not even a page mark).
+    """
+    page_lines = pages if lines_given else [lines_of(runs, fonts) for runs in pages]  # type: ignore[arg-type]
+    page_lines = drop_running_lines(page_lines)  # type: ignore[arg-type]
+    sizes: Counter[float] = Counter()
+    for lines in page_lines:
+        for line in lines:
+            sizes[round(line.size * 2) / 2] += len(line.text)
+    body = sizes.most_common(1)[0][0] if sizes else 10.0
+    leading = _mode(
+        (
+            round(lines[k - 1].y - lines[k].y, 1)
+            for lines in page_lines
+            for k in range(1, len(lines))
+            if abs(lines[k].size - body) <= 0.05 * body
+            and abs(lines[k - 1].size - body) <= 0.05 * body
+            and 0 < lines[k - 1].y - lines[k].y < 2.5 * body
+        ),
+        1.2 * body,
+    )
+    marks = _outline_marks(page_lines, outline) if outline else _font_marks(page_lines, body)
+    writer = _Writer()
+    previous: tuple[list[Line], int] | None = None  # the page lines and index of the last line written
+    pages_with_text = 0
+    for page_index, lines in enumerate(page_lines):
+        page_marks = marks.get(page_index, {})
+        if not lines and not page_marks:
+            continue
+        pages_with_text += 1 if lines else 0
+        writer.pending_page = page_index + 1
+        skip = 0
+        for i in range(len(lines) + 1):
+            mark = page_marks.get(i)
+            if mark is not None and mark[0] == "insert":
+                writer.open("heading", "#" * mark[1] + " ", None)
+                writer.add(mark[2])
+                writer.close()
+                previous = None
+            if i == len(lines):
+                break
+            if skip:
+                skip -= 1
+                continue
+            line = lines[i]
+            if mark is not None and mark[0] == "heading":
+                writer.open("heading", "#" * mark[1] + " ", line)
+                writer.add(mark[2])
+                writer.close()
+                skip = mark[3] - 1
+                previous = None
+                continue
+            item = _item_marker(line.text)
+            if item is not None:
+                writer.open("item", item[0], line)
+                writer.add(item[1])
+                writer.widen(line, True)
+                previous = (lines, i)
+                continue
+            if writer.kind in ("para", "item") and previous is not None:
+                same_page = previous[0] is lines
+                if _continues(previous, (lines, i), writer, leading, same_page):
+                    before = previous[0][previous[1]]
+                    writer.add(line.text)
+                    writer.widen(line, not same_page or line.y >= before.y)
+                    previous = (lines, i)
+                    continue
+            writer.open("para", "", line)
+            writer.add(line.text)
+            writer.widen(line, True)
+            previous = (lines, i)
+    text, page_map = writer.finish()
+    return Layout(text, page_map, pages_with_text)
+
+
+def _continues(
+    previous: tuple[list[Line], int], current: tuple[list[Line], int], writer: _Writer, leading: float, same_page: bool
+) -> bool:
+    """True when the current line goes on with the open paragraph or item."""
+    lines_p, p = previous
+    lines_n, n = current
+    before, line = lines_p[p], lines_n[n]
+    if abs(line.size - before.size) > 0.12 * before.size or line.bold != before.bold and len(line.text) < 40:
+        if not (_sentence_open(before.text) and abs(line.size - before.size) <= 0.12 * before.size):
+            return False
+    drop = before.y - line.y
+    if not same_page or drop <= 0 or drop > 3 * max(leading, before.size):
+        # A new page or column: the sentence decides, then a short line or an indent.
+        if _sentence_open(before.text):
+            return True
+        if same_page and drop > 0:
+            return False  # a wide gap down the same column after a full stop
+        if _ends_early(lines_p, p, line, writer.right):
+            return False
+        neighbours = lines_n[max(0, n - _WINDOW): n + _WINDOW + 1]
+        usual = _mode((round(other.x0) for other in neighbours), line.x0)
+        return line.x0 <= usual + 0.8 * line.size
+    if drop > 1.35 * leading + 0.5 and drop > 1.35 * before.size:
+        return False
+    first = writer.first_line
+    if first is not None and writer.lines >= 2:
+        if line.x0 > before.x0 + 0.8 * line.size:
+            return False
+        if line.x0 < before.x0 - 0.8 * line.size:
+            return False
+    elif first is not None and writer.kind == "item" and line.x0 < first.x0 + 0.3 * line.size:
+        return False
+    if _ends_early(lines_p, p, line, writer.right):
+        return False
+    return True
+

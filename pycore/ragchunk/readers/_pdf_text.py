@@ -1,0 +1,437 @@
+"""The text a PDF page shows: runs of glyphs with their place, size and font.
+
+pypdf parses the content stream and the fonts (encodings, ToUnicode maps, widths); this
+module follows the text state itself (matrices, Tc/Tw/Tz/TL/Ts, q/Q, form XObjects,
+marked content) so each shown string comes out with its start and end on the page.
+pypdf's own ``extract_text`` gives neither ends nor ``/ActualText`` (Chromium writes a soft
+hyphen as a space glyph whose ActualText is U+00AD), and its layout mode re-multiplies a
+growing matrix chain inside every TJ array.
+
+The work is linear in the number of operators: a matrix product per text operator, a
+dictionary look-up per glyph, a bounded number of form XObject invocations per page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import repeat
+from typing import Any, NamedTuple
+
+from ._pdf_ops import operations
+
+__all__ = ["FontCache", "FontInfo", "PageText", "Run", "display_matrix", "page_text"]
+
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+# Form XObjects may nest and repeat: a page that invokes more than this many (or nests
+# deeper) is read without the rest of its forms rather than taking unbounded work.
+MAX_FORM_CALLS = 2_000
+MAX_FORM_DEPTH = 12
+# Weight names that mark a bold face in a font's /BaseFont (after the subset prefix).
+_BOLD_WORDS = ("bold", "black", "heavy", "semibold", "demibold", "demi", "extrabold", "ultrabold")
+_FORCE_BOLD = 1 << 18
+
+
+class FontInfo(NamedTuple):
+    """What the layout needs to know of a font: its name and whether it is bold."""
+
+    name: str
+    bold: bool
+
+
+class Run(NamedTuple):
+    """One shown string: text, baseline start ``x0``/end ``x1`` and ``y`` in display space
+    (points, y up), effective font ``size`` in points and ``font`` (index into
+    :attr:`PageText.fonts`)."""
+
+    text: str
+    x0: float
+    x1: float
+    y: float
+    size: float
+    font: int
+
+
+class PageText(NamedTuple):
+    """The runs of one page in content-stream order, the fonts they index, how many
+    characters of rotated or vertical text were left out, and the page's display height."""
+
+    runs: list[Run]
+    skipped_chars: int
+    height: float
+
+
+def _mult(m: Matrix, n: Matrix) -> Matrix:
+    """The matrix product ``m × n`` (PDF row-vector convention: apply m, then n)."""
+    a, b, c, d, e, f = m
+    na, nb, nc, nd, ne, nf = n
+    return (
+        a * na + b * nc,
+        a * nb + b * nd,
+        c * na + d * nc,
+        c * nb + d * nd,
+        e * na + f * nc + ne,
+        e * nb + f * nd + nf,
+    )
+
+
+def _numbers(operands: list[Any], count: int) -> tuple[float, ...] | None:
+    """The first ``count`` operands as floats, or None when they are not all numbers."""
+    if len(operands) < count:
+        return None
+    try:
+        return tuple(float(value) for value in operands[:count])
+    except (TypeError, ValueError):
+        return None
+
+
+def _number(operands: list[Any], default: float) -> float:
+    values = _numbers(operands, 1)
+    return default if values is None else values[0]
+
+
+class _Font:
+    """A pypdf font prepared for decoding and measuring strings."""
+
+    __slots__ = ("index", "encoding", "table", "cmap", "_cmap_items", "widths", "default", "space", "space_width",
+                 "two_byte", "usable")
+
+    def __init__(self, font: Any, index: int) -> None:
+        self.index = index
+        self.encoding = font.encoding if isinstance(font.encoding, str) else None
+        # Byte -> character and character -> text as str.translate tables: C speed per glyph.
+        table = {} if self.encoding else font.encoding
+        self.table = {code: value for code, value in table.items() if isinstance(code, int) and 0 <= code < 256}
+        cmap = font.character_map
+        self.cmap = {ord(key): value for key, value in cmap.items() if isinstance(key, str) and len(key) == 1}
+        if len(self.cmap) != len(cmap):
+            # Keys longer than one character (multi-byte codes pypdf keeps whole): look up one by one.
+            self.cmap = None
+        self._cmap_items = cmap
+        self.widths = font.character_widths
+        self.default = font.character_widths.get("default", 500)
+        self.space = font.space_char
+        self.space_width = font.space_width
+        self.two_byte = font.sub_type == "Type0"
+        self.usable = font.interpretable
+
+    def decode(self, data: bytes) -> tuple[str, float, int, int]:
+        """(text, width in text space units per unit of font size, glyph count, count of
+        single-byte spaces, which word spacing widens)."""
+        if self.encoding is not None:
+            try:
+                raw = data.decode(self.encoding, "surrogatepass")
+            except UnicodeDecodeError:
+                raw = data.decode(self.encoding, "replace")
+            chars = raw
+        else:
+            raw = data.decode("latin-1")
+            chars = raw.translate(self.table)
+        if self.cmap is not None:
+            text = chars.translate(self.cmap)
+        else:
+            cmap = self._cmap_items
+            text = "".join([cmap.get(char, char) for char in chars])
+        width = sum(map(self.widths.get, raw, repeat(self.default)))
+        spaces = 0 if self.two_byte else data.count(b" ")
+        if self.space != " " and self.space in raw:
+            width += raw.count(self.space) * (self.space_width - self.widths.get(self.space, self.default))
+        return text, width / 1000.0, len(raw), spaces
+
+
+def _font_info(font: Any) -> FontInfo:
+    name = font.name.split("+", 1)[-1] if isinstance(font.name, str) else ""
+    lower = name.lower().replace("-", "").replace(",", "").replace("_", "")
+    descriptor = font.font_descriptor
+    weight = descriptor.weight
+    try:
+        heavy = float(weight) >= 600
+    except (TypeError, ValueError):
+        heavy = isinstance(weight, str) and weight.lower() in _BOLD_WORDS
+    try:
+        forced = bool(int(descriptor.flags) & _FORCE_BOLD)
+    except (TypeError, ValueError):
+        forced = False
+    return FontInfo(name, heavy or forced or any(word in lower for word in _BOLD_WORDS))
+
+
+class FontCache:
+    """pypdf fonts of one document, built once per font object and shared by its pages.
+
+    ``infos`` lists every font met so far; a :class:`Run`'s ``font`` indexes it;
+    ``failures`` counts fonts pypdf could not read (their text is lost).
+    """
+
+    def __init__(self) -> None:
+        self.infos: list[FontInfo] = []
+        self.failures = 0
+        self._by_key: dict[Any, _Font | None] = {}
+
+    def get(self, ref: Any) -> _Font | None:
+        from pypdf.generic import DictionaryObject, IndirectObject
+        from pypdf.generic._font import Font
+
+        key = (ref.idnum, ref.generation) if isinstance(ref, IndirectObject) else id(ref)
+        if key in self._by_key:
+            return self._by_key[key]
+        font = None
+        try:
+            resource = ref.get_object()
+            if isinstance(resource, DictionaryObject):
+                pypdf_font = Font.from_font_resource(resource)
+                font = _Font(pypdf_font, len(self.infos))
+                self.infos.append(_font_info(pypdf_font))
+        except Exception:  # a damaged font loses its text, not the page
+            font = None
+            self.failures += 1
+        # Inline font dictionaries have no stable id beyond this page: keep only references.
+        if isinstance(ref, IndirectObject):
+            self._by_key[key] = font
+        return font
+
+
+class _State:
+    """The graphics state parts that matter to text; q/Q copies it."""
+
+    __slots__ = ("ctm", "font", "size", "tc", "tw", "tz", "tl", "ts")
+
+    def __init__(self, ctm: Matrix) -> None:
+        self.ctm = ctm
+        self.font: _Font | None = None
+        self.size = 0.0
+        self.tc = 0.0
+        self.tw = 0.0
+        self.tz = 1.0
+        self.tl = 0.0
+        self.ts = 0.0
+
+    def copy(self) -> _State:
+        other = _State(self.ctm)
+        other.font, other.size, other.tc, other.tw = self.font, self.size, self.tc, self.tw
+        other.tz, other.tl, other.ts = self.tz, self.tl, self.ts
+        return other
+
+
+def display_matrix(page: Any) -> tuple[Matrix, float]:
+    """The matrix from user space to upright display space (y up, origin at the lower left
+    of the crop box) after the page's /Rotate, and the display height."""
+    try:
+        box = [float(v) for v in page.cropbox]
+    except (TypeError, ValueError, KeyError, AttributeError):
+        box = [0.0, 0.0, 612.0, 792.0]
+    left, bottom, right, top = min(box[0], box[2]), min(box[1], box[3]), max(box[0], box[2]), max(box[1], box[3])
+    try:
+        rotation = int(page.rotation) % 360
+    except (TypeError, ValueError, AttributeError):
+        rotation = 0
+    shift: Matrix = (1.0, 0.0, 0.0, 1.0, -left, -bottom)
+    width, height = right - left, top - bottom
+    if rotation == 90:
+        return _mult(shift, (0.0, -1.0, 1.0, 0.0, 0.0, width)), width
+    if rotation == 180:
+        return _mult(shift, (-1.0, 0.0, 0.0, -1.0, width, height)), height
+    if rotation == 270:
+        return _mult(shift, (0.0, 1.0, -1.0, 0.0, height, 0.0)), width
+    return shift, height
+
+
+def _actual_text(properties: Any) -> str | None:
+    """The /ActualText of a BDC property dictionary (inline), decoded, or None."""
+    from pypdf.generic import create_string_object
+
+    value = properties.get("/ActualText") if isinstance(properties, dict) else None
+    if not isinstance(value, bytes):
+        return None
+    try:
+        return str(create_string_object(value))
+    except (ValueError, TypeError, UnicodeDecodeError):
+        return None
+
+
+class _Interpreter:
+    """Reads the text operators of one page (and its forms) into runs."""
+
+    def __init__(self, reader: Any, fonts: FontCache) -> None:
+        self.reader = reader
+        self.fonts = fonts
+        self.runs: list[Run] = []
+        self.skipped = 0
+        self.form_calls = 0
+        self.forms_open: set[Any] = set()
+        # Marked content: a stack of ActualText strings (None for spans without one);
+        # while the innermost ActualText is pending, glyphs shown are replaced by it.
+        self.marks: list[list[Any] | None] = []
+
+    def page(self, page: Any) -> PageText:
+        from pypdf.generic import ArrayObject, StreamObject
+
+        display, height = display_matrix(page)
+        contents = page.get("/Contents")
+        contents = contents.get_object() if contents is not None else None
+        # A stream is a dictionary, and an empty one is falsy: test the type.
+        if isinstance(contents, StreamObject):
+            parts = [contents]
+        elif isinstance(contents, ArrayObject):
+            parts = [part for part in (item.get_object() for item in contents) if isinstance(part, StreamObject)]
+        else:
+            return PageText([], 0, height)
+        data = b"\n".join([part.get_data() for part in parts])
+        for part in parts:
+            # pypdf keeps each decoded stream beside the encoded one; a page is read once, so
+            # dropping it keeps memory to the file's size rather than its decompressed size.
+            if getattr(part, "decoded_self", None) is not None:
+                part.decoded_self = None
+        resources = page.get("/Resources")
+        resources = resources.get_object() if resources is not None else None
+        self.run_ops(operations(data), resources, _State(display), 0)
+        return PageText(self.runs, self.skipped, height)
+
+    def _font_resource(self, resources: Any, name: Any) -> _Font | None:
+        try:
+            font_dict = resources["/Font"].get_object()
+            ref = font_dict.raw_get(name)
+        except (KeyError, TypeError, AttributeError):
+            return None
+        return self.fonts.get(ref)
+
+    def show(self, data: bytes, state: _State, tm: Matrix) -> Matrix:
+        """Show one string at text matrix ``tm``; returns the text matrix after it."""
+        font = state.font
+        if font is None or not font.usable:
+            return tm
+        text, width, glyphs, spaces = font.decode(data)
+        size = state.size
+        advance = (width * size + state.tc * glyphs + state.tw * spaces) * state.tz
+        ma, mb, mc, md, me, mf = _mult(tm, state.ctm)
+        # The glyphs' matrix (font size, scaling, rise applied) and the advance, unrolled.
+        scale = size * state.tz
+        a, b, c, d = scale * ma, scale * mb, size * mc, size * md
+        x0 = state.ts * mc + me
+        y = state.ts * md + mf
+        after = (tm[0], tm[1], tm[2], tm[3], tm[4] + advance * tm[0], tm[5] + advance * tm[1])
+        if a <= 0 or abs(b) > 0.01 * a or abs(c) > 0.01 * abs(d) or d == 0:
+            # Rotated, mirrored or vertical text: its lines cannot be read left to right.
+            self.skipped += len(text.strip())
+            return after
+        x1 = x0 + advance * ma
+        mark = self.marks[-1] if self.marks else None
+        if mark is not None:
+            if mark[1]:
+                # ActualText replaces the glyphs: once, at the first string of the span.
+                mark[1] = False
+                replacement = mark[0]
+                # An invisible replacement (a soft hyphen) takes no room on the line.
+                end = x1 if replacement.strip("\u00ad") else x0
+                self.runs.append(Run(replacement, x0, end, y, abs(d), font.index))
+            elif self.runs and mark[0].strip("\u00ad"):
+                last = self.runs[-1]
+                self.runs[-1] = last._replace(x1=max(last.x1, x1))
+            return after
+        if text:
+            self.runs.append(Run(text, x0, x1, y, abs(d), font.index))
+        return after
+
+    def run_ops(self, ops: Iterable[tuple[list[Any], str]], resources: Any, state: _State, depth: int) -> None:
+        stack: list[_State] = []
+        tm = lm = IDENTITY
+        for operands, operator in ops:
+            if operator == "Tj" or operator == "'" or operator == '"':
+                if operator != "Tj":
+                    if operator == '"' and len(operands) >= 3:
+                        state.tw = _number(operands[0:1], state.tw)
+                        state.tc = _number(operands[1:2], state.tc)
+                        operands = operands[2:]
+                    lm = tm = _mult((1.0, 0.0, 0.0, 1.0, 0.0, -state.tl), lm)
+                if operands and isinstance(operands[0], bytes):
+                    tm = self.show(operands[0], state, tm)
+            elif operator == "TJ":
+                if operands and isinstance(operands[0], list):
+                    for item in operands[0]:
+                        if isinstance(item, bytes):
+                            tm = self.show(item, state, tm)
+                        elif isinstance(item, (int, float)) and not isinstance(item, bool):
+                            shift = -float(item) / 1000.0 * state.size * state.tz
+                            tm = _mult((1.0, 0.0, 0.0, 1.0, shift, 0.0), tm)
+            elif operator == "Td" or operator == "TD":
+                values = _numbers(operands, 2)
+                if values is not None:
+                    if operator == "TD":
+                        state.tl = -values[1]
+                    lm = tm = _mult((1.0, 0.0, 0.0, 1.0, values[0], values[1]), lm)
+            elif operator == "Tm":
+                values = _numbers(operands, 6)
+                if values is not None:
+                    lm = tm = values  # type: ignore[assignment]
+            elif operator == "T*":
+                lm = tm = _mult((1.0, 0.0, 0.0, 1.0, 0.0, -state.tl), lm)
+            elif operator == "BT":
+                tm = lm = IDENTITY
+            elif operator == "Tf":
+                if len(operands) >= 2:
+                    state.font = self._font_resource(resources, operands[0]) if resources is not None else None
+                    state.size = _number(operands[1:2], state.size)
+            elif operator == "Tc":
+                state.tc = _number(operands, state.tc)
+            elif operator == "Tw":
+                state.tw = _number(operands, state.tw)
+            elif operator == "Tz":
+                state.tz = _number(operands, state.tz * 100.0) / 100.0
+            elif operator == "TL":
+                state.tl = _number(operands, state.tl)
+            elif operator == "Ts":
+                state.ts = _number(operands, state.ts)
+            elif operator == "q":
+                stack.append(state.copy())
+            elif operator == "Q":
+                if stack:
+                    state = stack.pop()
+            elif operator == "cm":
+                values = _numbers(operands, 6)
+                if values is not None:
+                    state.ctm = _mult(values, state.ctm)  # type: ignore[arg-type]
+            elif operator == "BDC" or operator == "BMC":
+                text = _actual_text(operands[1]) if operator == "BDC" and len(operands) >= 2 else None
+                self.marks.append([text, True] if text is not None else (self.marks[-1] if self.marks else None))
+            elif operator == "EMC":
+                if self.marks:
+                    self.marks.pop()
+            elif operator == "Do" and operands and isinstance(operands[0], str) and resources is not None:
+                self.form(operands[0], resources, state, depth)
+
+    def form(self, name: Any, resources: Any, state: _State, depth: int) -> None:
+        from pypdf.generic import IndirectObject
+
+        try:
+            ref = resources["/XObject"].get_object().raw_get(name)
+        except (KeyError, TypeError, AttributeError):
+            return
+        key = (ref.idnum, ref.generation) if isinstance(ref, IndirectObject) else id(ref)
+        if depth >= MAX_FORM_DEPTH or key in self.forms_open or self.form_calls >= MAX_FORM_CALLS:
+            return
+        form = ref.get_object()
+        try:
+            if form.get("/Subtype") != "/Form":
+                return
+        except AttributeError:
+            return
+        self.form_calls += 1
+        inner = state.copy()
+        values = _numbers(list(form.get("/Matrix", [])), 6)
+        if values is not None:
+            inner.ctm = _mult(values, inner.ctm)  # type: ignore[arg-type]
+        own = form.get("/Resources")
+        own = own.get_object() if own is not None else resources
+        self.forms_open.add(key)
+        try:
+            self.run_ops(operations(form.get_data()), own, inner, depth + 1)
+        finally:
+            self.forms_open.discard(key)
+
+
+def page_text(reader: Any, page: Any, fonts: FontCache) -> PageText:
+    """The runs of text on ``page`` of ``reader`` (a pypdf ``PdfReader``), in stream order.
+
+    Raises whatever pypdf raises for a damaged page; the caller turns it into an error.
+    """
+    return _Interpreter(reader, fonts).page(page)
+

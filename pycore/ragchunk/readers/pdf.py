@@ -1,0 +1,302 @@
+"""PDF reader: a PDF's text layer -> Markdown with headings, paragraphs, lists and pages.
+
+Needs ``pypdf`` (the ``pdf`` extra; pure Python, so the same wheel loads in Pyodide),
+imported on the first call only. ``read`` walks the pages once: each page's content
+stream becomes text runs (``_pdf_text``), runs become lines, and the layout
+(``_pdf_layout``) drops running headers, footers and page numbers, takes headings from the
+outline (or from font size and weight when there is none), rebuilds paragraphs and lists
+and joins words hyphenated across lines.
+
+Refused with :class:`ragchunk.errors.RagchunkError` (``field="file"``): a PDF without a
+text layer (``pdf_no_text``), one that needs a password (``pdf_encrypted``), one encrypted
+with AES where the ``cryptography`` package is missing, as in Pyodide
+(``pdf_encrypted_aes``), and a damaged or truncated file (``pdf_corrupt``). A PDF whose
+empty user password opens it (permissions only) is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from io import BytesIO
+from typing import Any
+
+from ..errors import RagchunkError
+from . import Extracted, ReadOptions
+from ._pdf_layout import Line, OutlineEntry, layout, lines_of
+from ._pdf_text import FontCache, display_matrix, page_text
+
+__all__ = ["PYPDF_VERSION", "PYPDF_WHEEL_SHA256", "read"]
+
+# The pypdf this reader is written and tested against (pyproject's ``pdf`` extra); it
+# uses pypdf's font and content-stream classes, so another version may read differently.
+PYPDF_VERSION = "7.1.1"
+# sha256 of PyPI's pypdf-7.1.1-py3-none-any.whl (421,026 bytes), the wheel Pyodide loads.
+PYPDF_WHEEL_SHA256 = "04c5680d4b4cfa04ab505b09393fc949860c34a4dad6565284d11a2f5c3ce8b1"
+# At most this many progress calls before the final one.
+_PROGRESS_CALLS = 100
+_MAX_OUTLINE_ENTRIES = 100_000
+_MAX_HEADING_LEVEL = 6
+
+
+def _label(name: str) -> str:
+    return name or "the file"
+
+
+def corrupt(name: str) -> RagchunkError:
+    """The error for a file pypdf cannot read as a PDF."""
+    return RagchunkError(
+        "file",
+        f"{_label(name)} is damaged or truncated and cannot be read as a PDF: "
+        "export it again or repair it (for example qpdf in.pdf repaired.pdf)",
+        "pdf_corrupt",
+        {"name": name},
+    )
+
+
+def encrypted(name: str) -> RagchunkError:
+    """The error for a PDF that needs a password."""
+    return RagchunkError(
+        "file",
+        f"{_label(name)} is encrypted with a password: decrypt it first "
+        "(for example qpdf --decrypt --password=PASSWORD in.pdf out.pdf)",
+        "pdf_encrypted",
+        {"name": name},
+    )
+
+
+def encrypted_aes(name: str) -> RagchunkError:
+    """The error for an AES-encrypted PDF where no AES implementation is installed."""
+    return RagchunkError(
+        "file",
+        f"{_label(name)} is encrypted with AES, which needs the cryptography package this build lacks: "
+        "save a decrypted copy first (for example qpdf --decrypt in.pdf out.pdf)",
+        "pdf_encrypted_aes",
+        {"name": name},
+    )
+
+
+def no_text(name: str) -> RagchunkError:
+    """The error for a PDF whose pages show no text (a scan)."""
+    return RagchunkError(
+        "file",
+        f"{_label(name)} has no text layer: run OCR first (for example ocrmypdf)",
+        "pdf_no_text",
+        {"name": name},
+    )
+
+
+def _page_list(pages: list[int]) -> str:
+    """1-based page numbers as ranges: ``[1, 2, 3, 7] -> "1-3, 7"``."""
+    parts: list[str] = []
+    start = previous = pages[0]
+    for page in pages[1:] + [0]:
+        if page != previous + 1:
+            parts.append(str(start) if start == previous else f"{start}-{previous}")
+            start = page
+        previous = page
+    return ", ".join(parts)
+
+
+def _note(code: str, message: str, **params: Any) -> dict[str, Any]:
+    return {"code": code, "params": params, "message": message}
+
+
+def _open(data: bytes, name: str) -> Any:
+    """A pypdf reader of ``data``, decrypted with the empty password when encrypted."""
+    from pypdf import PasswordType, PdfReader
+    from pypdf.errors import DependencyError
+
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise RagchunkError("file", f"{_label(name)} must be given as bytes, not {type(data).__name__}")
+    try:
+        reader = PdfReader(BytesIO(bytes(data)), strict=False)
+        locked = reader.is_encrypted
+    except DependencyError:
+        raise encrypted_aes(name) from None
+    except Exception as error:  # pypdf raises many kinds for broken files; none may escape
+        raise corrupt(name) from error
+    if locked:
+        try:
+            opened = reader.decrypt("")
+        except DependencyError:
+            raise encrypted_aes(name) from None
+        except Exception as error:
+            raise encrypted(name) from error
+        if opened == PasswordType.NOT_DECRYPTED:
+            raise encrypted(name)
+    return reader
+
+
+def _outline(reader: Any, heights: dict[int, Any]) -> list[OutlineEntry]:
+    """The bookmarks as entries (title, depth, page, top in display space); [] when the
+    outline is missing or unreadable."""
+    from pypdf.generic import Destination
+
+    try:
+        tree = reader.outline
+    except Exception:
+        return []
+    entries: list[OutlineEntry] = []
+    stack: list[tuple[list[Any], int, int]] = [(tree, 0, 1)]
+    while stack and len(entries) < _MAX_OUTLINE_ENTRIES:
+        items, index, level = stack.pop()
+        if index >= len(items):
+            continue
+        stack.append((items, index + 1, level))
+        item = items[index]
+        if isinstance(item, list):
+            # A list holds the children of the item before it.
+            stack.append((item, 0, level + 1))
+            continue
+        if not isinstance(item, Destination):
+            continue
+        try:
+            title = str(item.title or "")
+            page = reader.get_destination_page_number(item)
+        except Exception:
+            continue
+        if page is None or page < 0 or not title.strip():
+            continue
+        top = None
+        try:
+            raw_top = item.top
+            if raw_top is not None and page in heights:
+                left = item.left if item.left is not None else 0.0
+                matrix = heights[page]
+                top = float(left) * matrix[1] + float(raw_top) * matrix[3] + matrix[5]
+        except (TypeError, ValueError, AttributeError):
+            top = None
+        entries.append(OutlineEntry(title, min(level, _MAX_HEADING_LEVEL), page, top))
+    return entries
+
+
+def _has_image(page: Any) -> bool:
+    try:
+        xobjects = page["/Resources"]["/XObject"]
+        return any(xobjects[key].get("/Subtype") == "/Image" for key in xobjects)
+    except Exception:
+        return False
+
+
+def read(
+    data: bytes,
+    name: str,
+    options: ReadOptions,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> Extracted:
+    """Read a PDF's text layer as Markdown; ``pages`` maps offsets to 1-based pages.
+
+    ``progress``, when given, is called as ``progress(done_pages, total_pages)`` at most
+    101 times, the last time with ``(total, total)``; an exception it raises stops the
+    reading and propagates (a way to cancel).
+
+    >>> from ragchunk.readers import ReadOptions
+    >>> read(b"%PDF-1.7 not really", "x.pdf", ReadOptions())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ragchunk.errors.RagchunkError: x.pdf is damaged or truncated and cannot be read as a PDF: ... repaired.pdf)
+
+    Pages with no text between pages with text are noted (``pdf_pages_without_text``,
+    with the pages that hold an image: likely scans), as are pages pypdf cannot parse
+    (``pdf_pages_unreadable``) and rotated or vertical text, which is left out
+    (``pdf_rotated_text``).
+
+    Raises:
+        RagchunkError: ``pdf_no_text``, ``pdf_encrypted``, ``pdf_encrypted_aes``,
+            ``pdf_corrupt`` (``field="file"``, see the module) or ``pdf_needs_pypdf``
+            (pypdf is not installed), or ``progress`` is not callable.
+    """
+    try:
+        import pypdf
+        from pypdf.errors import DependencyError
+    except ImportError:
+        raise RagchunkError(
+            "file",
+            f"reading {_label(name)} needs the pypdf package: install it (pip install 'ragchunk[pdf]')",
+            "pdf_needs_pypdf",
+            {"name": name},
+        ) from None
+    if progress is not None and not callable(progress):
+        raise RagchunkError(
+            "progress", f"progress ({type(progress).__name__}) must be callable as progress(done, total) or None"
+        )
+    reader = _open(data, name)
+    try:
+        total = len(reader.pages)
+    except DependencyError:
+        raise encrypted_aes(name) from None
+    except Exception as error:
+        raise corrupt(name) from error
+    fonts = FontCache()
+    pages: list[list[Line]] = []
+    matrices: dict[int, Any] = {}
+    unreadable: list[int] = []
+    scanned: list[int] = []
+    skipped = 0
+    step = max(1, -(-total // _PROGRESS_CALLS))
+    for index in range(total):
+        try:
+            page = reader.pages[index]
+            matrices[index] = display_matrix(page)[0]
+            shown = page_text(reader, page, fonts)
+            lines = lines_of(shown.runs, fonts.infos)
+            skipped += shown.skipped_chars
+            if not lines and _has_image(page):
+                scanned.append(index + 1)
+        except DependencyError:
+            raise encrypted_aes(name) from None
+        except Exception:
+            lines = []
+            unreadable.append(index + 1)
+        pages.append(lines)
+        if progress is not None and ((index + 1) % step == 0 or index + 1 == total):
+            progress(index + 1, total)
+    if total and len(unreadable) == total:
+        raise corrupt(name)
+    try:
+        outline = _outline(reader, matrices)
+    except DependencyError:
+        raise encrypted_aes(name) from None
+    result = layout(pages, fonts.infos, outline, lines_given=True)
+    if not result.text.strip() or not result.pages_with_text:
+        if unreadable or fonts.failures:
+            raise corrupt(name)
+        raise no_text(name)
+    if progress is not None and total == 0:
+        progress(0, 0)
+    label = _label(name)
+    notes: list[dict[str, Any]] = []
+    if unreadable:
+        listed = _page_list(unreadable)
+        notes.append(_note(
+            "pdf_pages_unreadable",
+            f"{len(unreadable)} of {total} pages of {label} could not be read and were left out (pages {listed})",
+            name=name, count=len(unreadable), total=total, pages=listed,
+        ))
+    if scanned:
+        listed = _page_list(scanned)
+        notes.append(_note(
+            "pdf_pages_without_text",
+            f"{len(scanned)} of {total} pages of {label} are images without text (pages {listed}): "
+            "run OCR to read them (for example ocrmypdf)",
+            name=name, count=len(scanned), total=total, pages=listed,
+        ))
+    if pypdf.__version__ != PYPDF_VERSION:
+        notes.append(_note(
+            "pdf_pypdf_version",
+            f"{label} was read with pypdf {pypdf.__version__}; ragchunk is tested with {PYPDF_VERSION}, "
+            "so the text may differ",
+            name=name, version=pypdf.__version__, tested=PYPDF_VERSION,
+        ))
+    if skipped:
+        notes.append(_note(
+            "pdf_rotated_text",
+            f"{skipped:,} characters of rotated or vertical text in {label} were left out",
+            name=name, count=skipped,
+        ))
+    try:
+        title = " ".join(str((reader.metadata or {}).get("/Title") or "").split())
+    except Exception:
+        title = ""
+    return Extracted(result.text, "pdf", title, result.pages, (), tuple(notes))

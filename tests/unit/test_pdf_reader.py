@@ -1,0 +1,517 @@
+"""The PDF reader on PDFs made by real tools (tests/data/pdf/make_fixtures.py) and by pypdf.
+
+What the fixtures hold is checked against pypdf's own ``extract_text`` (an independent
+reading), so a test cannot pass on a fixture that lacks what it is about.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pypdf
+import pytest
+import ragchunk
+from pypdf import PdfWriter
+from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+from ragchunk.errors import RagchunkError
+from ragchunk.markdown import parse_blocks
+from ragchunk.readers import Extracted, ReadOptions
+from ragchunk.readers import pdf as pdf_reader
+from ragchunk.readers._pdf_layout import Line, OutlineEntry, drop_running_lines, layout
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "pdf"
+ROOT = Path(__file__).resolve().parents[2]
+OPTIONS = ReadOptions()
+CODES = {"pdf_corrupt", "pdf_encrypted", "pdf_encrypted_aes", "pdf_no_text"}
+RIVER_HEADINGS = [
+    ("A field guide to rivers",),
+    ("A field guide to rivers", "Sources"),
+    ("A field guide to rivers", "Sources", "Springs"),
+    ("A field guide to rivers", "Sources", "Glaciers"),
+    ("A field guide to rivers", "The middle course"),
+    ("A field guide to rivers", "The middle course", "Meanders"),
+    ("A field guide to rivers", "The mouth"),
+]
+
+
+def fixture(name: str) -> bytes:
+    return (DATA / name).read_bytes()
+
+
+def read(data: bytes, name: str = "doc.pdf", **kwargs) -> Extracted:
+    return pdf_reader.read(data, name, OPTIONS, **kwargs)
+
+
+def raw_pages(data: bytes) -> list[str]:
+    """pypdf's own text of each page: the independent view of what the fixture holds."""
+    return [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[A-Za-z]{3,}", text)
+
+
+# The running header and footer of the fixtures, which pypdf's text keeps.
+RUNNING = re.compile(r"Field guide|Page [0-9]+ of [0-9]+")
+
+
+def letters(text: str) -> str:
+    return re.sub(r"[^a-z]", "", text.lower())
+
+
+def heading_paths_of_split(text: str) -> list[tuple[str, ...]]:
+    chunks = ragchunk.split(text, by="headings", size=60, overlap=0, tokenizer="cl100k_base").chunks
+    paths = []
+    for chunk in chunks:
+        if chunk.heading_path not in paths:
+            paths.append(chunk.heading_path)
+    return paths
+
+
+# --- headings -----------------------------------------------------------------------------
+
+
+def test_outline_gives_the_headings_with_their_levels():
+    data = fixture("outline.pdf")
+    outline = pypdf.PdfReader(io.BytesIO(data)).outline
+    assert outline, "the fixture must carry an outline"
+    extracted = read(data, "outline.pdf")
+    assert extracted.kind == "pdf" and extracted.title == "A field guide to rivers"
+    headings = [line for line in extracted.text.splitlines() if line.startswith("#")]
+    assert headings == ["# A field guide to rivers", "## Sources", "### Springs", "### Glaciers",
+                        "## The middle course", "### Meanders", "## The mouth"]
+    assert heading_paths_of_split(extracted.text) == RIVER_HEADINGS
+
+
+def test_font_size_and_weight_give_headings_without_an_outline():
+    data = fixture("fonts.pdf")
+    assert pypdf.PdfReader(io.BytesIO(data)).outline == [], "the fixture must have no outline"
+    text = read(data, "fonts.pdf").text
+    assert heading_paths_of_split(text) == RIVER_HEADINGS
+    # Body text, list items and footers are not headings.
+    headings = [b for b in parse_blocks(text) if b.kind == "heading"]
+    assert len(headings) == 7
+
+
+def test_the_outline_title_is_matched_to_the_line_that_carries_it():
+    # The heading wraps over two lines and its outline title has soft hyphens (and lost a space).
+    data = fixture("columns.pdf")
+    title = pypdf.PdfReader(io.BytesIO(data)).outline[0].title
+    assert "\u00ad" in title
+    text = read(data).text
+    assert text.startswith("# Hyphenation in narrow columns\n\n")
+    assert text.count("Hyphenation in narrow columns") == 1
+
+
+def test_a_bookmark_whose_title_is_on_no_line_still_makes_a_heading():
+    lines = [[Line("Intro text here.", 72, 200, 700, 11, False)], [Line("More text.", 72, 150, 700, 11, False)]]
+    outline = [OutlineEntry("Part two", 1, 1, None)]
+    result = layout(lines, [], outline, lines_given=True)
+    assert result.text == "Intro text here.\n\n# Part two\n\nMore text."
+    assert result.pages == ((0, 1), (18, 2))
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["outline.pdf", "fonts.pdf", "columns.pdf"])
+def test_every_chunk_gets_the_pages_its_words_are_on(name):
+    data = fixture(name)
+    extracted = read(data, name)
+    pages = raw_pages(data)
+    assert len(pages) >= 2
+    assert [page for _, page in extracted.pages] == list(range(1, len(pages) + 1))
+    offsets = [offset for offset, _ in extracted.pages]
+    assert offsets[0] == 0 and offsets == sorted(set(offsets))
+    chunks = ragchunk.split(extracted.text, by="sentences", size=24, overlap=0, tokenizer="cl100k_base").chunks
+    assert len(chunks) > 10
+    spanning = 0
+    for chunk in chunks:
+        start = extracted.page_at(chunk.content_start)
+        end = extracted.page_at(chunk.end - 1)
+        assert start is not None and start <= end
+        spanning += start != end
+        # Each word of the chunk is on one of its pages. pypdf's text keeps broken words
+        # broken ("hy‐\nphens", "soft hy phens"), so letters are compared, gaps ignored.
+        seen = letters(RUNNING.sub("", "".join(pages[start - 1:end])))
+        for word in words(extracted.text[chunk.content_start:chunk.end]):
+            assert letters(word) in seen, (name, word, start, end)
+    assert spanning, "some chunk must cross a page break"
+
+
+def test_each_page_begins_where_its_first_words_are():
+    data = fixture("outline.pdf")
+    extracted = read(data)
+    for (offset, page), raw in zip(extracted.pages, raw_pages(data)):
+        first = words(raw)[:3]
+        assert words(extracted.text[offset:])[:3] == first, page
+
+
+# --- running headers and footers ------------------------------------------------------------
+
+
+def test_running_header_and_page_of_footer_are_removed():
+    data = fixture("outline.pdf")
+    raw = raw_pages(data)
+    assert all("Field guide" in page and f"Page {i} of {len(raw)}" in page for i, page in enumerate(raw, 1))
+    text = read(data).text
+    assert "Field guide\n" not in text and "Field guide " not in text.replace("A field guide", "")
+    assert "Page 1" not in text and " of 3" not in text
+
+
+def test_bare_page_number_footers_are_removed():
+    data = fixture("fonts.pdf")
+    raw = raw_pages(data)
+    assert all(re.search(rf"(^|\n){i}\s*$", page) for i, page in enumerate(raw, 1))
+    text = read(data).text
+    assert not re.search(r"(^|\s)[123](\s|$)", text.replace("1. ", "").replace("2. ", "").replace("3. ", ""))
+
+
+def test_roman_and_varying_running_lines_are_removed_but_body_lines_kept():
+    pages = []
+    for number in range(1, 7):
+        roman = ["i", "ii", "iii", "iv", "v", "vi"][number - 1]
+        pages.append([
+            Line(f"Chapter {number // 3 + 1} · Annual report 2024", 72, 300, 770, 8, False),
+            Line(f"Body text about {WORDS[number]} that is unique.", 72, 500, 700, 11, False),
+            Line("Mild weather", 72, 150, 680, 11, False) if number == 2 else Line("x", 72, 80, 680, 11, False),
+            Line(roman if number % 2 else f"Page {number} of 6", 290, 300, 40, 9, False),
+        ])
+    kept = drop_running_lines(pages)
+    texts = [[line.text for line in lines] for lines in kept]
+    assert all(page[0].startswith("Body text about") for page in texts)
+    assert all(not page[-1].startswith(("Page", "i", "v")) for page in texts)
+    assert "Mild weather" in texts[1]
+
+
+# --- hyphenation, paragraphs and lists ------------------------------------------------------
+
+
+def test_words_broken_at_soft_hyphens_are_joined_and_real_hyphens_kept():
+    data = fixture("columns.pdf")
+    raw = "".join(raw_pages(data))
+    assert "\u2010\n" in raw, "the fixture must break words at line ends"
+    assert "Nar row" in raw or "Nar\u00adrow" in raw, "pypdf shows soft hyphens inside lines as gaps"
+    text = read(data).text
+    for joined in ("Narrow columns force the browser", "international cooperation, administration, environmental "
+                   "responsibility and communication", "The well-known compound"):
+        assert joined in text
+    assert "\u00ad" not in text and "\u2010" not in text
+
+
+def test_a_sentence_goes_on_across_a_column_break_and_a_page_break():
+    data = fixture("columns.pdf")
+    extracted = read(data)
+    paragraphs = extracted.text.split("\n\n")
+    assert len(paragraphs) == 4  # the heading and three paragraphs
+    third = extracted.text.index("The third paragraph")
+    assert extracted.page_at(third) == 1
+    assert extracted.page_at(extracted.text.index("methodical work.")) == 2
+    assert "the next one: geographical descriptions of unfamiliar regions require" in paragraphs[3]
+
+
+def test_lists_stay_markdown_lists():
+    text = read(fixture("outline.pdf")).text
+    assert "1. Snow falls and is pressed into ice.\n2. The ice flows downhill" in text
+    assert "- Outer banks erode.\n- Inner banks grow.\n- Oxbow lakes form" in text
+    kinds = [b.kind for b in parse_blocks(text)]
+    assert kinds.count("list") == 2
+
+
+def test_paragraph_text_that_looks_like_markup_is_escaped():
+    lines = [[Line("# not a heading.", 72, 200, 700, 11, False), Line("1984. A year.", 72, 150, 600, 11, False)]]
+    text = layout(lines, [], [], lines_given=True).text
+    assert [b.kind for b in parse_blocks(text)] == ["paragraph", "paragraph"]
+
+
+# --- refusals -----------------------------------------------------------------------------
+
+
+def test_a_pdf_without_a_text_layer_is_refused():
+    data = fixture("scan.pdf")
+    assert not "".join(raw_pages(data)).strip()
+    with pytest.raises(RagchunkError) as caught:
+        read(data, "scan.pdf")
+    error = caught.value
+    assert (error.field, error.code, error.params) == ("file", "pdf_no_text", {"name": "scan.pdf"})
+    assert str(error) == "scan.pdf has no text layer: run OCR first (for example ocrmypdf)"
+
+
+def encrypt(data: bytes, user: str, algorithm: str) -> bytes:
+    writer = PdfWriter(clone_from=io.BytesIO(data))
+    writer.encrypt(user_password=user, owner_password="owner", algorithm=algorithm)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("algorithm", ["RC4-40", "RC4-128"])
+def test_a_password_protected_pdf_is_refused(algorithm):
+    with pytest.raises(RagchunkError) as caught:
+        read(encrypt(fixture("outline.pdf"), "secret", algorithm), "locked.pdf")
+    error = caught.value
+    assert (error.field, error.code) == ("file", "pdf_encrypted")
+    assert str(error).startswith("locked.pdf is encrypted with a password: decrypt it first")
+
+
+@pytest.mark.parametrize("algorithm", ["RC4-40", "RC4-128"])
+def test_an_empty_user_password_opens_the_pdf(algorithm):
+    data = fixture("outline.pdf")
+    assert read(encrypt(data, "", algorithm)).text == read(data).text
+
+
+AES_SCRIPT = """
+import sys
+if sys.argv[1] == "block":
+    sys.modules["cryptography"] = None
+    sys.modules["Crypto"] = None
+from ragchunk.errors import RagchunkError
+from ragchunk.readers import ReadOptions, pdf
+data = open(sys.argv[2], "rb").read()
+try:
+    print("TEXT", pdf.read(data, "aes.pdf", ReadOptions()).text)
+except RagchunkError as error:
+    print("ERROR", error.code, error)
+"""
+
+
+def run_aes(mode: str) -> str:
+    done = subprocess.run([sys.executable, "-c", AES_SCRIPT, mode, str(DATA / "aes.pdf")], capture_output=True,
+                          text=True, env={"PYTHONPATH": str(ROOT / "pycore"), "PATH": "/usr/bin:/bin"}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_aes_without_cryptography_is_refused_with_the_fix():
+    # As in Pyodide, where the cryptography package does not exist.
+    out = run_aes("block")
+    assert out.startswith("ERROR pdf_encrypted_aes aes.pdf is encrypted with AES"), out
+    assert "qpdf --decrypt" in out
+
+
+def test_aes_with_an_empty_password_reads_where_cryptography_is_installed():
+    try:
+        import cryptography  # noqa: F401
+    except ImportError:
+        # Then the file must be refused, not crash, in this very interpreter too.
+        with pytest.raises(RagchunkError) as caught:
+            read(fixture("aes.pdf"), "aes.pdf")
+        assert caught.value.code == "pdf_encrypted_aes"
+        return
+    assert run_aes("allow") == "TEXT " + read(fixture("outline.pdf")).text + "\n"
+
+
+@pytest.mark.parametrize("data", [b"", b"%PDF-1.7\n", b"%PDF-1.4\n" + bytes(range(256)) * 40, b"<html></html>"],
+                         ids=["empty", "header only", "garbage", "not a pdf"])
+def test_broken_files_are_refused_as_corrupt(data):
+    with pytest.raises(RagchunkError) as caught:
+        read(data, "broken.pdf")
+    error = caught.value
+    assert (error.field, error.code, error.params) == ("file", "pdf_corrupt", {"name": "broken.pdf"})
+    assert "repair it (for example qpdf in.pdf repaired.pdf)" in str(error)
+
+
+def test_a_truncated_pdf_is_refused_as_corrupt():
+    data = fixture("outline.pdf")
+    for cut in (len(data) // 3, len(data) // 2, len(data) - 100):
+        with pytest.raises(RagchunkError) as caught:
+            read(data[:cut], "cut.pdf")
+        assert caught.value.code == "pdf_corrupt"
+
+
+def test_damaged_bytes_never_raise_anything_but_a_refusal():
+    rng = random.Random(14)
+    sources = [fixture("outline.pdf"), fixture("columns.pdf")]
+    outcomes = set()
+    for trial in range(30):
+        data = bytearray(sources[trial % 2])
+        start = rng.randrange(len(data))
+        for i in range(start, min(len(data), start + rng.choice((8, 200, 4000)))):
+            data[i] = rng.randrange(256)
+        try:
+            extracted = read(bytes(data), "damaged.pdf")
+        except RagchunkError as error:
+            assert error.code in CODES, error
+            outcomes.add(error.code)
+        else:
+            assert isinstance(extracted.text, str)
+            outcomes.add("read")
+    assert "read" in outcomes and "pdf_corrupt" in outcomes
+
+
+def test_ragchunk_imports_without_pypdf_and_says_how_to_get_it():
+    script = (
+        "import sys; sys.modules['pypdf'] = None\n"
+        "import ragchunk, ragchunk.readers.pdf as pdf\n"
+        "from ragchunk.errors import RagchunkError\n"
+        "try:\n    pdf.read(b'%PDF-1.7', 'a.pdf', pdf.ReadOptions())\n"
+        "except RagchunkError as error:\n    print(error.code, error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120,
+                          env={"PYTHONPATH": str(ROOT / "pycore"), "PATH": "/usr/bin:/bin"})
+    assert done.stdout.strip() == (
+        "pdf_needs_pypdf reading a.pdf needs the pypdf package: install it (pip install 'ragchunk[pdf]')"
+    )
+
+
+def test_progress_must_be_callable():
+    with pytest.raises(RagchunkError) as caught:
+        read(fixture("outline.pdf"), progress=3)
+    assert caught.value.field == "progress"
+
+
+# --- the big case ---------------------------------------------------------------------------
+
+WORDS = "river water stone valley bank delta stream source glacier meander channel tide".split()
+
+
+def big_pdf(pages: int) -> bytes:
+    """A report of ``pages`` pages made by pypdf's writer: a chapter (and bookmark) every
+    ten pages, a running header, a page number, and sentences that run across pages."""
+    writer = PdfWriter()
+
+    def font(base: str):
+        return writer._add_object(DictionaryObject({
+            NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
+            NameObject("/BaseFont"): NameObject(base), NameObject("/Encoding"): NameObject("/WinAnsiEncoding"),
+        }))
+
+    fonts = DictionaryObject({NameObject("/F1"): font("/Helvetica"), NameObject("/F2"): font("/Helvetica-Bold")})
+    resources = writer._add_object(DictionaryObject({NameObject("/Font"): fonts}))
+    k = 0
+    for number in range(1, pages + 1):
+        ops = ["BT /F1 9 Tf 280 760 Td (Big report) Tj ET"]
+        y = 720
+        if number % 10 == 1:
+            ops.append(f"BT /F2 18 Tf 72 {y} Td (Chapter {number // 10 + 1}) Tj ET")
+            y -= 30
+        for line in range(4):
+            text = " ".join(WORDS[(k + i) % len(WORDS)] for i in range(11)) + ("." if line == 1 else "")
+            k += 1
+            ops.append(f"BT /F1 11 Tf 72 {y} Td ({text}) Tj ET")
+            y -= 14
+        ops.append(f"BT /F1 9 Tf 300 40 Td ({number}) Tj ET")
+        page = writer.add_blank_page(612, 792)
+        stream = DecodedStreamObject()
+        stream.set_data("\n".join(ops).encode())
+        page[NameObject("/Contents")] = writer._add_object(stream)
+        page[NameObject("/Resources")] = resources
+    for first in range(0, pages, 10):
+        writer.add_outline_item(title=f"Chapter {first // 10 + 1}", page_number=first)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def count_calls(data: bytes) -> tuple[int, int]:
+    """(Python and C function calls made by one read, peak traced memory in bytes)."""
+    calls = 0
+
+    def profile(frame, event, arg):
+        nonlocal calls
+        if event == "call" or event == "c_call":
+            calls += 1
+
+    tracemalloc.start()
+    sys.setprofile(profile)
+    try:
+        read(data)
+    finally:
+        sys.setprofile(None)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return calls, peak
+
+
+def test_work_and_memory_grow_linearly_with_the_pages():
+    small, large = big_pdf(60), big_pdf(240)
+    calls_small, peak_small = count_calls(small)
+    calls_large, peak_large = count_calls(large)
+    assert 3.6 <= calls_large / calls_small <= 4.3, (calls_small, calls_large)
+    # Memory follows the input and the text, not the pages squared (input held, text built).
+    assert peak_large <= 4.5 * peak_small, (peak_small, peak_large)
+
+
+def test_a_5000_page_pdf_reads_with_progress_to_the_end():
+    data = big_pdf(5000)
+    calls: list[tuple[int, int]] = []
+    extracted = read(data, "big.pdf", progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (5000, 5000) and len(calls) <= 101
+    assert [done for done, _ in calls] == sorted({done for done, _ in calls})
+    assert all(total == 5000 for _, total in calls)
+    assert [page for _, page in extracted.pages] == list(range(1, 5001))
+    headings = [b.title for b in parse_blocks(extracted.text) if b.kind == "heading"]
+    assert headings == [f"Chapter {n}" for n in range(1, 501)]
+    assert "Big report" not in extracted.text
+    # The sentence that runs across each page break stays one paragraph: a chapter holds
+    # its pages' text in paragraphs cut only at sentence ends followed by a full stop.
+    assert not re.search(r"(^|\n)[0-9]+(\n|$)", extracted.text)
+
+
+class Cancelled(Exception):
+    pass
+
+
+def test_raising_in_progress_cancels_the_read():
+    data = big_pdf(1000)
+    calls: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        calls.append(done)
+        if done >= 300:
+            raise Cancelled
+
+    with pytest.raises(Cancelled):
+        read(data, progress=progress)
+    assert calls[-1] == 300 and len(calls) == 30
+
+
+# --- the content-stream tokenizer -----------------------------------------------------------
+
+
+def plain(value):
+    """A pypdf operand as the tokenizer gives it (bytes, str, int/float, list, dict)."""
+    if isinstance(value, pypdf.generic.DictionaryObject):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    if isinstance(value, bytes):
+        return bytes(value)
+    if isinstance(value, pypdf.generic.FloatObject):
+        return float(value)
+    if isinstance(value, int):
+        return int(value)
+    return str(value)
+
+
+@pytest.mark.parametrize("name", ["outline.pdf", "fonts.pdf", "columns.pdf", "scan.pdf"])
+def test_the_tokenizer_reads_content_streams_as_pypdf_does(name):
+    from ragchunk.readers._pdf_ops import operations
+
+    reader = pypdf.PdfReader(io.BytesIO(fixture(name)))
+    compared = 0
+    for page in reader.pages:
+        data = page.get_contents().get_data()
+        stream = pypdf.generic.ContentStream(page.get_contents(), reader, "bytes")
+        theirs = [([plain(o) for o in operands], op.decode("latin-1")) for operands, op in stream.operations]
+        ours = [(operands, operator) for operands, operator in operations(data)]
+        assert ours == theirs
+        compared += len(ours)
+    assert compared > (10 if name == "scan.pdf" else 1000)
+
+
+def test_the_tokenizer_takes_escapes_nesting_inline_images_and_junk():
+    from ragchunk.readers._pdf_ops import operations
+
+    stream = (b"% a comment\n(a\\)b(c)d\\101\\n) Tj <48 65 6c6c 6F> Tj <4> Tj\n"
+              b"BI /W 2 /H 1 ID \x00EI\xff EI\nq [1 [2 [3]] /N << /K (v) >>] X Q ) ] [ (open")
+    assert list(operations(stream)) == [
+        ([b"a)b(c)dA\n"], "Tj"), ([b"Hello"], "Tj"), ([b"\x40"], "Tj"), ([], "q"),
+        ([[1, [2, [3]], "/N", {"/K": b"v"}]], "X"), ([], "Q"),
+    ]
