@@ -26,8 +26,10 @@ That is also the cut rule: a text can be cut just before any of those characters
 Offsets follow HF's: a normalized character is aligned with the original character at the
 same position in its cluster (extra ones with the cluster's last character, missing ones
 dropped), ``"▁"`` with its word's first character, and a token spans from the start of
-its first character's original to the end of its last one. (HF shifts every offset after
-characters the normalizer deletes at the very start of a text; ragchunk does not.)
+its first character's original to the end of its last one. Two differences, both where
+the rules delete characters: the last token of a word ends where the word ends (HF leaves
+deleted trailing characters to no token), and offsets after characters deleted at the
+very start of a text are not shifted (HF shifts all of them).
 """
 
 from __future__ import annotations
@@ -186,6 +188,10 @@ class UnigramTokenizer:
                 starts.append(origin[first])
                 ends.append(origin[last] + 1)
             at += len(part)
+        if ends:
+            # Characters the rules delete at the end of a word belong to its last token,
+            # so that a word's tokens end where the word does.
+            ends[-1] = len(key) - 1 if key[0] == " " else len(key)
         found = (tuple(ids), tuple(starts), tuple(ends))
         if len(self._words) >= _CACHE_WORDS:
             self._words.clear()
