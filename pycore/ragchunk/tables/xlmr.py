@@ -225,7 +225,7 @@ def parse_classes(data: bytes) -> dict[int, int]:
     Each line is ``<first code point, hex> <class>``, a run up to the next line's code
     point (the last up to U+10FFFF); ``#`` starts a comment line.
 
-    >>> parse_classes(b"# runs\n0 1\n2 0\n300 3\n302 0\n")
+    >>> parse_classes(b"# runs\\n0 1\\n2 0\\n300 3\\n302 0\\n")
     {0: 1, 1: 1, 768: 3, 769: 3}
     """
     runs = [line.split() for line in data.decode("ascii").splitlines() if line and not line.startswith("#")]

@@ -85,11 +85,15 @@ class UnigramTokenizer:
         self._ids = dict(zip(pieces, range(len(pieces))))
         self._scores = scores
         self._unk_score = min(scores) - UNK_PENALTY
+        # The longest piece starting with each pair of characters bounds the lookups from
+        # a position (a lone character is looked up on its own).
         longest: dict[str, int] = {}
+        get = longest.get
         for piece in pieces:
-            first = piece[:1]
-            if len(piece) > longest.get(first, 0):
-                longest[first] = len(piece)
+            if len(piece) > 1:
+                pair = piece[:2]
+                if len(piece) > get(pair, 0):
+                    longest[pair] = len(piece)
         self._longest = longest
         self._rules = rules
         self._table = str.maketrans({key: value for key, value in rules.items() if len(key) == 1})
@@ -305,9 +309,16 @@ class UnigramTokenizer:
         token = [0] * (size + 1)
         for start in range(size):
             base = best[start]
-            single = False
-            limit = min(size, start + longest.get(text[start], 0))
-            for end in range(start + 1, limit + 1):
+            piece = get(text[start])
+            single = piece is not None
+            if single:
+                score = base + scores[piece]
+                if score > best[start + 1]:
+                    best[start + 1] = score
+                    back[start + 1] = start
+                    token[start + 1] = piece
+            limit = min(size, start + longest.get(text[start:start + 2], 0))
+            for end in range(start + 2, limit + 1):
                 piece = get(text[start:end])
                 if piece is not None:
                     score = base + scores[piece]
@@ -315,8 +326,6 @@ class UnigramTokenizer:
                         best[end] = score
                         back[end] = start
                         token[end] = piece
-                    if end == start + 1:
-                        single = True
             if not single:
                 score = base + unk_score
                 if score > best[start + 1]:
