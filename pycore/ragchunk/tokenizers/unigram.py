@@ -70,7 +70,7 @@ class UnigramTokenizer:
     >>> tokenizer.encode_with_offsets("ﬁne  day")
     Encoded(ids=[5885, 5155], starts=[0, 5], ends=[3, 8])
     >>> tokenizer.count("ｅ\\u0301 e\\u0301"), tokenizer.decode(tokenizer.encode("ｅ\\u0301 e\\u0301"))
-    (3, 'e é')
+    (2, 'e é')
     """
 
     name = "xlm-roberta"
