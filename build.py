@@ -164,8 +164,11 @@ def pypi_archive(source) -> Path:
             python, abi, platform = source.archive[:-4].split("-")[-3:]
             command.append("--only-binary=:all:")
             if platform != "any":
-                command += ["--platform", platform, "--abi", abi, "--implementation", python[:2],
-                            "--python-version", f"{python[2]}.{python[3:]}"]
+                # A compressed tag set ("a.b") names several platforms; pip takes one. A "py3"
+                # wheel suits the running Python; "cp38" names an interpreter and version.
+                command += ["--platform", platform.split(".")[0], "--abi", abi]
+                if not python.startswith("py"):
+                    command += ["--implementation", python[:2], "--python-version", f"{python[2]}.{python[3:]}"]
         else:
             command.append("--no-binary=:all:")
         run(command)

@@ -1,0 +1,48 @@
+// The Node half of bench/bench_unigram.py: ragchunk's XLM-R tokenizer in Pyodide vs the
+// npm tiktoken WASM encoder (cl100k_base), both in this one Node process, on one text.
+//   node bench/bench_unigram_node.mjs <pycore dir> <text file> <runs>
+// Prints one JSON line.
+import { createRequire } from "node:module";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const require = createRequire(import.meta.url);
+const [pycore, textFile, runsArg] = process.argv.slice(2);
+const runs = Number(runsArg || 3);
+const text = readFileSync(textFile, "utf8");
+const root = new URL("..", import.meta.url).pathname;
+
+const best = (values) => Math.min(...values);
+
+const { get_encoding } = require(join(root, "node_modules/tiktoken"));
+const encoder = get_encoding("cl100k_base");
+const wasm = [];
+for (let i = 0; i < runs; i++) {
+  const started = performance.now();
+  encoder.encode_ordinary(text);
+  wasm.push((performance.now() - started) / 1000);
+}
+
+const { loadPyodide } = require(join(root, "node_modules/pyodide/pyodide.js"));
+let started = performance.now();
+const pyodide = await loadPyodide();
+const boot = (performance.now() - started) / 1000;
+
+function copyTree(from, to) {
+  pyodide.FS.mkdirTree(to);
+  for (const name of readdirSync(from)) {
+    const path = join(from, name);
+    if (statSync(path).isDirectory()) {
+      if (name !== "__pycache__") copyTree(path, join(to, name));
+    } else if (name.endsWith(".py") || path.includes("/tables/data/xlmr-") || path.includes("/tables/probed/")) {
+      pyodide.FS.writeFile(join(to, name), readFileSync(path));
+    }
+  }
+}
+copyTree(join(pycore, "ragchunk"), "/home/pyodide/ragchunk");
+pyodide.FS.writeFile("/home/pyodide/unigram_pyodide.py", readFileSync(join(root, "bench/unigram_pyodide.py")));
+const result = pyodide.pyimport("unigram_pyodide").run(text, runs).toJs({ dict_converter: Object.fromEntries });
+console.log(JSON.stringify({ boot, wasm_seconds: best(wasm), wasm_tokens: encoder.encode_ordinary(text).length,
+  load_seconds: result.load_seconds, cold_seconds: best(result.cold), warm_seconds: best(result.warm),
+  count: result.count }));
+encoder.free();
