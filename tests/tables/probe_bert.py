@@ -44,17 +44,17 @@ HEADER = (
 )
 
 SURROGATES = range(0xD800, 0xE000)
-CODE_POINTS = [c for c in range(0x110000) if c not in SURROGATES]
 BATCH = 4096
 SEP = "|"
 
 
-def _batched(function, pieces: list[str], glue: str = SEP) -> list[str]:
+def _batched(function, pieces: list[str]) -> list[str]:
     """``[function(p) for p in pieces]``, calling ``function`` once per batch when the glue survives."""
     out: list[str] = []
     for i in range(0, len(pieces), BATCH):
         part = pieces[i:i + BATCH]
-        answer = function(glue.join(part) + glue).split(glue) if not any(glue in p for p in part) else []
+        joined = SEP.join(part) + SEP
+        answer = function(joined).split(SEP) if joined.count(SEP) == len(part) else []
         if len(answer) == len(part) + 1 and answer[-1] == "":
             out += answer[:-1]
         else:
@@ -62,8 +62,9 @@ def _batched(function, pieces: list[str], glue: str = SEP) -> list[str]:
     return out
 
 
-def probe() -> str:
-    """The table's text, computed from HF ``tokenizers``."""
+def probe(outputs: list[str] | None = None) -> str:
+    """The table's text, computed from HF ``tokenizers``; ``outputs`` (if given) receives
+    ``F`` of every code point but the surrogates, in order."""
     import tokenizers
     from tokenizers import normalizers, pre_tokenizers
 
@@ -71,36 +72,37 @@ def probe() -> str:
     nfd, strip = normalizers.NFD(), normalizers.StripAccents()
     pretok = pre_tokenizers.BertPreTokenizer()
 
-    chars = [chr(c) for c in CODE_POINTS]
-    full = dict(zip(chars, _batched(bert.normalize_str, chars)))
-    decomposed = dict(zip(chars, _batched(nfd.normalize_str, chars)))
+    code_points = [c for c in range(0x110000) if c not in SURROGATES]
+    chars = [chr(c) for c in code_points]
+    full = _batched(bert.normalize_str, chars)
 
-    # Pre-tokenizer class of every character an output holds: each x probed as "a" x "a".
-    produced = sorted({x for out in full.values() for x in out} | {x for d in decomposed.values() for x in d})
-    kind: dict[str, str] = {}
-    for i in range(0, len(produced), BATCH):
-        part = produced[i:i + BATCH]
-        text = "a" + "".join(x + "a" for x in part)
-        covered: dict[int, tuple[int, int]] = {}
+    # How the pre-tokenizer treats each character, probed as "a" x "a": dropped (whitespace),
+    # alone (punctuation) or inside the word.
+    fold: dict[int, str] = {}
+    for i in range(0, len(chars), BATCH):
+        part = chars[i:i + BATCH]
+        text = "a" + "a".join(part) + "a"
+        alone = bytearray(len(text))
+        covered = bytearray(len(text))
         for _, (start, end) in pretok.pre_tokenize_str(text):
-            for p in range(start, end):
-                covered[p] = (start, end)
+            covered[start:end] = b"\1" * (end - start)
+            if end - start == 1:
+                alone[start] = 1
         for j, x in enumerate(part):
             p = 2 * j + 1
-            span = covered.get(p)
-            kind[x] = "space" if span is None else "punct" if span == (p, p + 1) else "word"
-
-    def fold(out: str) -> str:
-        return "".join(" " if kind[x] == "space" else f" {x} " if kind[x] == "punct" else x for x in out)
+            if not covered[p]:
+                fold[ord(x)] = " "
+            elif alone[p]:
+                fold[ord(x)] = f" {x} "
 
     # NFD reorders runs of combining marks across code points, which would make the output of
     # a text more than the outputs of its code points put together. It cannot show: no mark
     # (as HF's NFD sees it: reordered past U+0301 and U+0316) survives the mark filter.
-    parts = sorted({x for d in decomposed.values() for x in d})
-    kept_parts = [x for x, out in zip(parts, _batched(strip.normalize_str, parts)) if out]
-    probes = [f"\u0301{x}\u0316" for x in kept_parts]
-    for x, out in zip(kept_parts, _batched(nfd.normalize_str, probes)):
-        _assert(out == f"\u0301{x}\u0316", f"U+{ord(x):04X} is a combining mark that survives")
+    kept = [x for x, out in zip(chars, _batched(strip.normalize_str, _batched(nfd.normalize_str, chars))) if out]
+    probes = [f"\u0301{x}\u0316" for x in kept]
+    for x, out in zip(kept, _batched(nfd.normalize_str, probes)):
+        _assert(out == f"\u0301{x}\u0316" or nfd.normalize_str(x) != x,
+                f"U+{ord(x):04X} is a combining mark that survives")
 
     lines = [HEADER.format(version=tokenizers.__version__)]
     run_kind, run_start, run_values = None, None, []
@@ -113,9 +115,10 @@ def probe() -> str:
         else:
             lines.append(f"{run_start:x} {run_kind}\n")
 
-    for c in CODE_POINTS:
-        ch = chr(c)
-        out = fold(full[ch])
+    for c, ch, out in zip(code_points, chars, full):
+        out = out.translate(fold)
+        if outputs is not None:
+            outputs.append(out)
         if out == ch:
             this = "="
         elif out == "":

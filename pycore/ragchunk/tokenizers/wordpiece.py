@@ -71,6 +71,11 @@ class CharTable(dict):
         self._kinds = kinds
 
     def __missing__(self, code: int) -> str:
+        value = self[code] = self.value(code)
+        return value
+
+    def value(self, code: int) -> str:
+        """What code point ``code`` becomes, computed from the runs (nothing is remembered)."""
         index = bisect_right(self._starts, code) - 1
         kind = self._kinds[index]
         if kind == "=":
@@ -87,7 +92,6 @@ class CharTable(dict):
             value = chr(code + kind)
         else:
             value = kind[code - self._starts[index]]
-        self[code] = value
         return value
 
 
