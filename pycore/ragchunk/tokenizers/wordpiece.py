@@ -150,40 +150,29 @@ def parse_vocab(text: str) -> list[str]:
                         "\u2009\u200a\u2028\u2029\u202f\u205f\u3000") for line in lines]
 
 
-class _Pieces(dict):
-    """Word -> its WordPiece ids (a tuple), computed on first use; cleared when it grows large."""
+class _Memo(dict):
+    """key -> ``make(key)``, computed on first use; emptied when it holds :data:`CACHE_WORDS` keys."""
 
-    __slots__ = ("_split",)
+    __slots__ = ("_make", "_empty")
 
-    def __init__(self, split) -> None:
+    def __init__(self, make, empty) -> None:
         super().__init__()
-        self._split = split
-        self[""] = ()
+        self._make = make
+        self._empty = empty
+        self[""] = empty
 
-    def __missing__(self, word: str) -> tuple[int, ...]:
+    def __missing__(self, key: str):
         if len(self) >= CACHE_WORDS:
             self.clear()
-            self[""] = ()
-        ids = self[word] = self._split(word)
-        return ids
+            self[""] = self._empty
+        value = self[key] = self._make(key)
+        return value
 
 
-class _Counts(dict):
-    """Word -> how many ids it has, from the pieces cache; cleared when it grows large."""
-
-    __slots__ = ("_pieces",)
-
-    def __init__(self, pieces: _Pieces) -> None:
-        super().__init__()
-        self._pieces = pieces
-        self[""] = 0
-
-    def __missing__(self, word: str) -> int:
-        if len(self) >= CACHE_WORDS:
-            self.clear()
-            self[""] = 0
-        count = self[word] = len(self._pieces[word])
-        return count
+def _pieces(text: str) -> list[str]:
+    # Spaces, line breaks and tabs always separate words, so the pieces between them can be
+    # counted one by one (and remembered); the rest of the whitespace is left to ``F``.
+    return text.replace("\n", " ").replace("\t", " ").split(" ")
 
 
 class WordPieceTokenizer:
@@ -232,8 +221,14 @@ class WordPieceTokenizer:
         self._lengths = lengths
         self._special = frozenset(pieces[s] for s in SPECIAL if s in pieces)
         self._chars = chars
-        self._words = _Pieces(self._split_word)
-        self._counts = _Counts(self._words)
+        # Four caches, each a dict whose misses compute the value: normalized word -> ids and
+        # -> count; space-separated piece of the original text -> ids and -> count (most
+        # pieces of a text recur, and a hit skips the per-character translation).
+        words = self._words = _Memo(self._split_word, ())
+        counts = self._word_counts = _Memo(lambda word: len(words[word]), 0)
+        self._piece_ids = _Memo(
+            lambda piece: tuple(chain.from_iterable(map(words.__getitem__, piece.translate(chars).split(" ")))), ())
+        self._piece_counts = _Memo(lambda piece: sum(map(counts.__getitem__, piece.translate(chars).split(" "))), 0)
         self._chunks: dict[str, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
 
     # --- WordPiece ----------------------------------------------------------------------
@@ -248,8 +243,8 @@ class WordPieceTokenizer:
             return (self._unknown,)
         ids = []
         table, longest, start = self._pieces, self._longest, 0
-        while start < size:
-            end = min(size, start + longest)
+        end = size - 1 if size <= longest else longest  # the whole word is not a piece
+        while True:
             while end > start:
                 found = table.get(word[start:end])
                 if found is not None:
@@ -258,7 +253,10 @@ class WordPieceTokenizer:
             else:
                 return (self._unknown,)
             ids.append(found)
+            if end == size:
+                break
             table, longest, start = self._continuations, self._longest_continuation, end
+            end = size if size - start <= longest else start + longest
         return tuple(ids)
 
     def _blocks(self, text: str) -> Iterable[str]:
@@ -277,14 +275,14 @@ class WordPieceTokenizer:
 
     def count(self, text: str) -> int:
         """How many ids ``text`` has (no special tokens)."""
-        counts, chars = self._counts.__getitem__, self._chars
-        return sum(sum(map(counts, block.translate(chars).split(" "))) for block in self._blocks(text))
+        counts = self._piece_counts.__getitem__
+        return sum(sum(map(counts, _pieces(block))) for block in self._blocks(text))
 
     def encode(self, text: str) -> list[int]:
         """The ids of ``text`` (no special tokens)."""
-        words, chars = self._words.__getitem__, self._chars
+        ids = self._piece_ids.__getitem__
         return list(chain.from_iterable(
-            chain.from_iterable(map(words, block.translate(chars).split(" "))) for block in self._blocks(text)))
+            chain.from_iterable(map(ids, _pieces(block))) for block in self._blocks(text)))
 
     def encode_with_offsets(self, text: str) -> Encoded:
         """The ids of ``text`` with each token's span in code points of ``text``.
