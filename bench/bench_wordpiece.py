@@ -57,8 +57,26 @@ def measure(text: str, runs: int) -> dict[str, float]:
     out = {name: statistics.median(values) for name, values in figures.items()}
     out["construct_first"] = first
     out["tokens"] = counts.pop()
+    out["digest"] = digest(tok, text)
     out["tables_read"] = float(tables.loaded("bert-uncased-vocab"))
     return out
+
+
+HOSTILE = ("Ünïcödé ΣΊΣΥΦΟΣ İstanbul straße ﬁ 日本語の文章。中文，한국어 e\u0301 \x00a\x85b\u200bc\u3000d\xa0e "
+           "ｆｕｌｌ ①Ⅻ ภาษาไทย नमस्ते \U0001d15e\U0001d165 \U000e0041 \ufffd [SEP] " + "x" * 120)
+
+
+def digest(tok, text: str) -> str:
+    """A hash of the ids and offsets of ``text`` and of hostile Unicode (NFC, NFD, NFKD), to compare runtimes."""
+    import hashlib
+    import unicodedata
+
+    state = hashlib.sha256()
+    for sample in (text, HOSTILE, unicodedata.normalize("NFD", HOSTILE), unicodedata.normalize("NFKD", HOSTILE)):
+        encoded = tok.encode_with_offsets(sample)
+        state.update(repr((list(encoded.ids), list(encoded.starts), list(encoded.ends), tok.encode(sample),
+                           tok.next_cut(sample, 0, len(sample)), tok.last_cut(sample, 0, len(sample)))).encode())
+    return state.hexdigest()
 
 
 def hf_seconds(text: str, runs: int) -> tuple[float, int]:
@@ -128,8 +146,10 @@ def main() -> None:
     node = json.loads(done.stdout.strip().splitlines()[-1])
     py = node["python"]
     assert py["tokens"] == ours["tokens"], (py["tokens"], ours["tokens"])
+    assert py["digest"] == ours["digest"], "Pyodide gives other ids or offsets than CPython"
     wasm = node["tiktoken_seconds"]
-    print(f"Pyodide {node['pyodide']} (Python {node['python_version']}) under Node {node['node']}: same ids count")
+    print(f"Pyodide {node['pyodide']} (Python {node['python_version']}) under Node {node['node']}: ids, offsets and cuts"
+          " identical to CPython's")
     print(f"  tiktoken WASM cl100k_base   {mb / wasm:6.2f} MB/s (from JS)")
     for name in ("count_cold", "count_warm", "offsets_cold", "offsets_warm"):
         print(f"  {name:<27} {mb / py[name]:6.2f} MB/s   {wasm / py[name]:5.2f}x tiktoken WASM")

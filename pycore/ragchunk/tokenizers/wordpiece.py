@@ -48,6 +48,9 @@ _CHUNK = re.compile(r"[^\t\n\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u
 # A character that may be a separator: ASCII whitespace or punctuation, or anything not ASCII.
 _MAYBE_SEPARATOR = re.compile(r"[\t\n\r !-/:-@\[-`{-~]|[^\x00-\x7f]")
 _BLOCK_CUT = re.compile(r"[\t\n\r ]")
+_SPACES = ("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+           "\u2028\u2029\u202f\u205f\u3000")
+_TRAILING_SPACE = re.compile(r"[\t\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]\n")
 
 
 class CharTable(dict):
@@ -145,9 +148,11 @@ def parse_vocab(text: str) -> list[str]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    # HF trims the end of each line (Rust's trim_end: Unicode White_Space).
-    return [line.rstrip(" \t\n\r\x0b\x0c\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-                        "\u2009\u200a\u2028\u2029\u202f\u205f\u3000") for line in lines]
+    # HF trims the end of each line (Rust's trim_end: Unicode White_Space); most files have
+    # nothing to trim, and a search of the whole text is cheaper than a strip of each line.
+    if _TRAILING_SPACE.search(text) is None and (not lines or lines[-1][-1:] not in _SPACES):
+        return lines
+    return [line.rstrip(_SPACES) for line in lines]
 
 
 class _Memo(dict):
@@ -200,16 +205,10 @@ class WordPieceTokenizer:
     def __init__(self, vocab: Sequence[str], chars: CharTable, name: str = "bert-base-uncased") -> None:
         self.name = name
         self._vocab = list(vocab)
-        pieces: dict[str, int] = {}
-        continuations: dict[str, int] = {}
-        lengths = [0] * len(self._vocab)
-        for index, piece in enumerate(self._vocab):
-            pieces[piece] = index
-            if piece.startswith(PREFIX):
-                continuations[piece[len(PREFIX):]] = index
-                lengths[index] = len(piece) - len(PREFIX)
-            else:
-                lengths[index] = len(piece)
+        pieces = dict(zip(self._vocab, range(len(self._vocab))))  # a repeated piece keeps its last id, as in HF
+        cut = len(PREFIX)
+        continuations = {piece[cut:]: index for piece, index in pieces.items() if piece.startswith(PREFIX)}
+        lengths = [len(piece) - cut if piece.startswith(PREFIX) else len(piece) for piece in self._vocab]
         if UNKNOWN not in pieces:
             raise tables.TableError("tokenizer", f"the vocabulary has no {UNKNOWN} piece: reinstall ragchunk",
                                     "table_unreadable", {"line": 0})
