@@ -50,7 +50,8 @@ from .sizing import TokenSizer
 from .splitter import Prepared, Split, pack_steps, prepare_text
 from .structure import Structure
 from .textio import check_text, decode_document, text_empty
-from .tokenizers import REGISTRY, Encoded, Registry, check_encoding, encode_steps
+from .models import get_model
+from .tokenizers import REGISTRY, Encoded, Registry, check_tokenizer, encode_steps
 from .windowing import Window, windows_of
 
 PROTOCOL_VERSION = 2
@@ -183,11 +184,13 @@ class Workspace:
 
     def _analyze(self, payload: dict, document: object) -> Steps:
         doc = self._doc(payload)
-        encoding = check_encoding(str(payload.get("encoding", DEFAULT_ENCODING)))
+        model = get_model(str(payload["model"])) if payload.get("model") else None
+        encoding = model.tokenizer if model else check_tokenizer(str(payload.get("encoding", DEFAULT_ENCODING)))
         encoded = yield from self._encoded(doc, self._registry.get(encoding))
         ids = encoded.ids
         result: dict[str, Any] = {
             "encoding": encoding,
+            "model": model.id if model else None,
             "tokens": len(ids),
             "chars_per_token": len(doc.text) / len(ids) if len(ids) else None,
             **doc.about(),
@@ -210,8 +213,8 @@ class Workspace:
 
     def _split(self, payload: dict, document: object) -> Steps:
         doc = self._doc(payload)
-        form = {key: payload[key] for key in ("by", "chunk_size", "overlap", "encoding", "chars_per_token")
-                if key in payload}
+        form = {key: payload[key] for key in ("by", "chunk_size", "overlap", "encoding", "chars_per_token", "model",
+                                              "prefix") if key in payload}
         options = read_split_form({key: str(value) for key, value in form.items()},
                                   decimal_comma=payload.get("decimal_comma") is True)
         prepared = yield from self._prepared(doc, options)

@@ -71,7 +71,7 @@ from typing import Any, NamedTuple
 from .errors import RagchunkError
 from .options import SplitOptions, unknown_by
 from .packer import Packer
-from .settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP
+from .settings import DEFAULT_OVERLAP
 from .sizing import Sizing, prepare
 from .stats import Stats, compute_stats
 from .structure import BY_CHOICES, Structure, UnitTree
@@ -115,8 +115,9 @@ class Chunk(NamedTuple):
 class Split:
     """The chunks of a text and their statistics, plus the settings that made them.
 
-    ``tokenizer`` is the encoding name, or ``chars/<ratio>`` for the estimate;
-    ``document_tokens`` the whole text's length in those tokens.
+    ``tokenizer`` is the tokenizer's name, or ``chars/<ratio>`` for the estimate;
+    ``document_tokens`` the whole text's length in those tokens; ``model`` the model the
+    chunks were sized for ("" when none).
 
     >>> result = split("Short text.", size=64, overlap=8, tokenizer=CharEstimate(4))
     >>> len(result.chunks), result.stats.total_tokens, result.tokenizer
@@ -130,15 +131,18 @@ class Split:
     size: int
     overlap: int
     document_tokens: int = 0
+    model: str = ""
 
 
 def split(
     text: str,
     *,
     by: str = "headings",
-    size: int = DEFAULT_CHUNK_SIZE,
+    size: int | None = None,
     overlap: int = DEFAULT_OVERLAP,
-    tokenizer: str | Tokenizer | CharEstimate = DEFAULT_ENCODING,
+    tokenizer: str | Tokenizer | CharEstimate | None = None,
+    model: str | None = None,
+    prefix: bool = False,
     progress: Callable[[int, int], None] | None = None,
     threads: int | None = None,
 ) -> Split:
@@ -146,7 +150,11 @@ def split(
 
     ``by`` is ``"headings"``, ``"paragraphs"`` or ``"sentences"`` (the level packed);
     ``overlap`` is the most tokens a chunk repeats from the previous one; ``tokenizer`` is
-    an encoding name of the registry, a :class:`Tokenizer` or a :class:`CharEstimate`.
+    a tokenizer name of the registry (default ``cl100k_base``), a :class:`Tokenizer` or a
+    :class:`CharEstimate`. With a ``model`` (``"bge-small-en-v1.5"``, ``"BAAI/bge-m3"`` ...)
+    its tokenizer counts, and ``size`` defaults to, and may not exceed, what the model
+    reads whole (less its document prefix when ``prefix``); without one ``size`` defaults
+    to 512.
 
     >>> s = split("One. Two. Three.", by="sentences", size=3, overlap=0)
     >>> [c.text for c in s.chunks], s.stats.total_tokens
@@ -174,7 +182,7 @@ def split(
     not callable, text with unpaired surrogates, or a size smaller than one character of
     the text needs.
     """
-    return split_with(text, SplitOptions(by, size, overlap, tokenizer), progress, threads)
+    return split_with(text, SplitOptions(by, size, overlap, tokenizer, model, prefix), progress, threads)
 
 
 def split_with(text: str, options: SplitOptions, progress: Callable[[int, int], None] | None = None,
@@ -259,7 +267,8 @@ def pack_steps(prepared: Prepared, options: SplitOptions) -> Generator[tuple[str
     yield ("splitting", total, total)
     size = options.size
     stats = compute_stats([c.tokens for c in chunks], [c.overlap_tokens for c in chunks], size)
-    return Split(chunks, stats, options.sizing.name, options.by, size, options.overlap, _length(prepared))
+    return Split(chunks, stats, options.sizing.name, options.by, size, options.overlap, _length(prepared),
+                 options.model or "")
 
 
 def _length(prepared: Prepared) -> int:
