@@ -165,6 +165,8 @@ def main() -> None:
     parser.add_argument("--targets", default="128,256,512", help="chunk targets in tokens, comma-separated")
     parser.add_argument("--k", type=int, default=5, help="chunks retrieved per question")
     parser.add_argument("--retriever", choices=("bm25", "minilm", "both"), default="bm25")
+    parser.add_argument("--bm25", default="1.5,0.75", metavar="K1,B",
+                        help="BM25's k1 and b (b = 0: no length normalisation)")
     parser.add_argument("--only", action="append", default=[],
                         help="keep rows whose name contains this (repeatable)")
     parser.add_argument("--no-peers", action="store_true", help="ragchunk rows and fixed windows only")
@@ -177,7 +179,8 @@ def main() -> None:
     corpora, questions = data.load()
     retrievers = []
     if args.retriever in ("bm25", "both"):
-        retrievers.append(BM25())
+        k1, b = (float(x) for x in args.bm25.split(","))
+        retrievers.append(BM25(k1, b))
     if args.retriever in ("minilm", "both"):
         retrievers.append(MiniLM())
     plain = rowlib.plain_encoding()

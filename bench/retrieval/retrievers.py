@@ -16,13 +16,14 @@ from collections.abc import Sequence
 class BM25:
     name = "BM25"
 
-    def __init__(self) -> None:
+    def __init__(self, k1: float = 1.5, b: float = 0.75) -> None:
         import bm25s
         import Stemmer
 
         self._bm25s = bm25s
         self._stemmer = Stemmer.Stemmer("english")
-        self.description = (f"bm25s {bm25s.__version__} Lucene BM25 k1=1.5 b=0.75; tokens: lowercase \\w\\w+, "
+        self.k1, self.b = k1, b
+        self.description = (f"bm25s {bm25s.__version__} Lucene BM25 k1={k1} b={b}; tokens: lowercase \\w\\w+, "
                             "English stop words, Snowball English stemmer (PyStemmer)")
 
     def _tokens(self, texts: Sequence[str]) -> list[list[str]]:
@@ -30,7 +31,7 @@ class BM25:
                                     show_progress=False)
 
     def search(self, chunks: Sequence[str], queries: Sequence[str], k: int) -> list[list[int]]:
-        index = self._bm25s.BM25(k1=1.5, b=0.75, method="lucene")
+        index = self._bm25s.BM25(k1=self.k1, b=self.b, method="lucene")
         index.index(self._tokens(chunks), show_progress=False)
         found, _ = index.retrieve(self._tokens(queries), k=min(k, len(chunks)), show_progress=False, n_threads=1)
         return [list(map(int, row)) for row in found]
