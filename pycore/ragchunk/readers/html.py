@@ -44,7 +44,8 @@ Where the reader chooses:
   tables inside table cells are flattened into the cell's text;
 - inline markup (emphasis, links, inline code) is written as its plain text;
 - a heading's anchor is its id, else that of an ``<a id|name>`` in it or just before it,
-  else the id of the ``section``/``article`` it opens.
+  else the id of the ``section``, ``article`` or ``div class="section"`` (docutils,
+  pandoc's EPUB 2) it opens.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ from ..textio import sniff_kind
 from . import Extracted, ReadOptions
 from .writer import MarkdownWriter, collapse, table_cell
 
-__all__ = ["convert", "convert_chapter", "decode_html", "read"]
+__all__ = ["convert", "convert_chapter", "decode_html", "read", "toc_links"]
 
 START_TAG = re.compile(r"<([A-Za-z][^\s/>]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>")
 END_TAG_NAME = re.compile(r"</([A-Za-z][^\s/>]*)")
@@ -81,6 +82,8 @@ _DROP = frozenset("script style template noscript svg head iframe object canvas 
 _BOILERPLATE = frozenset(("nav", "header", "footer", "aside"))
 _BOILERPLATE_ROLES = frozenset(("navigation", "banner", "contentinfo", "complementary", "search"))
 _TOC_TOKENS = frozenset(("toc", "table-of-contents", "tableofcontents", "toc-container", "toc-wrapper"))
+_NOTE_KINDS = frozenset(("footnote", "footnotes", "endnote", "endnotes", "rearnote", "rearnotes", "note",
+                         "doc-footnote", "doc-endnote", "doc-endnotes"))
 _HEAD_CONTENT = frozenset("title meta link style script base noscript template".split())
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _BLOCKS = frozenset(
@@ -414,7 +417,7 @@ class _Builder:
     def role_of(self, tag: str, attrs: dict[str, str]) -> str:
         if tag in _DROP or "hidden" in attrs:
             return "drop"
-        if not self.keep and (
+        if not self.keep and not _is_note(attrs) and (
             tag in _BOILERPLATE
             or attrs.get("role", "").strip().lower() in _BOILERPLATE_ROLES
             or _is_toc(attrs)
@@ -522,7 +525,7 @@ class _Builder:
                 self.captures.append(("caption", self.tables[-1].caption))
                 self.push(tag, "caption")
                 return
-        elif tag in _SECTIONS and anchor:
+        elif anchor and (tag in _SECTIONS or tag == "div" and "section" in attrs.get("class", "").split()):
             self.sections.append([anchor, False])
             self.push(tag, "anchored")
             return
@@ -690,6 +693,62 @@ class _Builder:
             self.out.paragraph(text, group)
 
 
+def toc_links(text: str) -> list[tuple[str, str]]:
+    """``(href, label)`` of the links in an EPUB navigation document's table of contents, in order.
+
+    The links of the ``<nav>`` whose ``epub:type`` (or ``role``) says ``toc``, else of the first ``<nav>``.
+
+    >>> toc_links('<nav epub:type="toc"><ol><li><a href="c1.xhtml">One &amp; <b>all</b></a></li></ol></nav>')
+    [('c1.xhtml', 'One & all')]
+    """
+    navs: list[list[tuple[str, str]]] = []
+    toc_index = -1
+    depth = 0
+    href: str | None = None
+    label: list[str] = []
+    pos = 0
+    find = text.find
+    while True:
+        lt = find("<", pos)
+        if lt < 0:
+            break
+        if href is not None and lt > pos:
+            label.append(text[pos:lt])
+        if text[lt + 1 : lt + 2].isascii() and text[lt + 1 : lt + 2].isalpha():
+            match = START_TAG.match(text, lt)
+            if match is None:
+                break  # an unfinished tag ends the document, as in the reader
+            pos = match.end()
+            tag = match.group(1).lower()
+            attrs, closed = _attributes(match.group(2))
+            if tag == "nav" and not closed:
+                depth += 1
+                if depth == 1:
+                    navs.append([])
+                    kinds = (attrs.get("epub:type", "") + " " + attrs.get("role", "")).lower().split()
+                    if toc_index < 0 and ("toc" in kinds or "doc-toc" in kinds):
+                        toc_index = len(navs) - 1
+            elif tag == "a" and depth and not closed:
+                href, label = attrs.get("href", ""), []
+            continue
+        match = END_TAG_NAME.match(text, lt)
+        close = find(">", lt)
+        if close < 0:
+            break
+        pos = close + 1
+        if match is None:
+            continue
+        tag = match.group(1).lower()
+        if tag == "a" and href is not None:
+            navs[-1].append((href, collapse(unescape("".join(label)))))
+            href = None
+        elif tag == "nav" and depth:
+            depth -= 1
+    if not navs:
+        return []
+    return navs[toc_index if toc_index >= 0 else 0]
+
+
 def _attributes(source: str) -> tuple[dict[str, str], bool]:
     """The attributes of a start tag's text after its name, and whether it ends with ``/``.
 
@@ -711,6 +770,12 @@ def _attributes(source: str) -> tuple[dict[str, str], bool]:
             value = match.group(4) or ""
         attrs[key] = unescape(value) if "&" in value else value
     return attrs, closed
+
+
+def _is_note(attrs: dict[str, str]) -> bool:
+    """True for a footnote or endnote (EPUB's ``epub:type``, ARIA's ``doc-*`` roles): content, not boilerplate."""
+    kinds = (attrs.get("epub:type", "") + " " + attrs.get("role", "")).lower().split()
+    return any(kind in _NOTE_KINDS for kind in kinds)
 
 
 def _is_toc(attrs: dict[str, str]) -> bool:

@@ -223,6 +223,11 @@ class MarkdownWriter:
         lines = [escape_line(line, index > 0) for index, line in enumerate(lines)]
         self._emit(lines, group)
 
+    def raw(self, markdown: str) -> None:
+        """Markdown written as it is (a notebook's Markdown cell); nothing when blank."""
+        if markdown.strip():
+            self._emit(markdown.split("\n"))
+
     def heading(self, level: int, title: str, anchor: str = "") -> None:
         """An ATX heading (level clamped to 1-6); inside a container it is written as a paragraph."""
         title = collapse(title)
