@@ -49,6 +49,7 @@ EXTENSIONS: dict[str, str] = {
     ".rst": "rst", ".rest": "rst",
     ".md": "markdown", ".markdown": "markdown", ".mdown": "markdown", ".mkd": "markdown", ".mkdn": "markdown",
     ".mdx": "markdown",
+    ".txt": "text", ".text": "text",
     ".pdf": "pdf",
 }
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"

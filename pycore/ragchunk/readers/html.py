@@ -59,11 +59,17 @@ from ..textio import sniff_kind
 from . import Extracted, ReadOptions
 from .writer import MarkdownWriter, collapse, table_cell
 
-__all__ = ["convert", "convert_chapter", "decode_html", "read", "toc_links"]
+__all__ = ["convert", "convert_chapter", "decode_html", "read", "start_tag", "toc_links"]
 
-START_TAG = re.compile(r"<([A-Za-z][^\s/>]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>")
+# A start tag is read piece by piece (name, then each attribute) so that no pattern ever
+# scans past the tag: one pattern for a whole tag rescans the rest of the file at every "<"
+# of a file with no ">" left. HTML's white space only, as the standard says.
+TAG_NAME = re.compile(r"[A-Za-z][^ \t\n\r\f/>]*")
+ATTRIBUTE_GAP = re.compile(r"[ \t\n\r\f/]*")
+ATTRIBUTE_NAME = re.compile(r"[^ \t\n\r\f/>][^ \t\n\r\f/>=]*")
+SPACES = re.compile(r"[ \t\n\r\f]*")
+UNQUOTED_VALUE = re.compile(r"[^ \t\n\r\f>]*")
 END_TAG_NAME = re.compile(r"</([A-Za-z][^\s/>]*)")
-ATTRIBUTE = re.compile(r"([^\s/>\"'=][^\s/>\"'=]*)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>\"'`=<]+)))?")
 RAW_TEXT_END = re.compile(r"</(script|style|textarea|title|xmp|iframe|noembed|noframes|noscript|plaintext)(?=[\s/>])",
                           re.IGNORECASE)
 META_CHARSET = re.compile(r"<meta[^>]{0,1024}?charset\s{0,16}=\s{0,16}[\"']?\s{0,16}([A-Za-z0-9_:.+-]{1,40})",
@@ -274,12 +280,10 @@ class _Builder:
             pos = lt
             nxt = text[lt + 1 : lt + 2]
             if ("a" <= nxt <= "z") or ("A" <= nxt <= "Z"):
-                match = START_TAG.match(text, lt)
-                if match is None:
+                found = start_tag(text, lt)
+                if found is None:
                     break  # an unfinished tag: browsers drop the rest of the file
-                pos = match.end()
-                tag = match.group(1).lower()
-                attrs, closed = _attributes(match.group(2))
+                pos, tag, attrs, closed = found
                 self.start(tag, attrs, closed)
                 if tag in _RAW and not (closed and self.xml) and self.stack and self.stack[-1].tag == tag:
                     pos = self._raw(text, pos, tag)
@@ -715,12 +719,10 @@ def toc_links(text: str) -> list[tuple[str, str]]:
         if href is not None and lt > pos:
             label.append(text[pos:lt])
         if text[lt + 1 : lt + 2].isascii() and text[lt + 1 : lt + 2].isalpha():
-            match = START_TAG.match(text, lt)
-            if match is None:
+            found = start_tag(text, lt)
+            if found is None:
                 break  # an unfinished tag ends the document, as in the reader
-            pos = match.end()
-            tag = match.group(1).lower()
-            attrs, closed = _attributes(match.group(2))
+            pos, tag, attrs, closed = found
             if tag == "nav" and not closed:
                 depth += 1
                 if depth == 1:
@@ -749,27 +751,52 @@ def toc_links(text: str) -> list[tuple[str, str]]:
     return navs[toc_index if toc_index >= 0 else 0]
 
 
-def _attributes(source: str) -> tuple[dict[str, str], bool]:
-    """The attributes of a start tag's text after its name, and whether it ends with ``/``.
+def start_tag(text: str, lt: int) -> tuple[int, str, dict[str, str], bool] | None:
+    """The start tag at ``text[lt]`` (a ``<`` and a letter): (end, tag, attributes, ends with ``/>``).
 
-    >>> _attributes(' id="a" class=\\'b c\\' hidden data-x=1 /')
-    ({'id': 'a', 'class': 'b c', 'hidden': '', 'data-x': '1'}, True)
+    None when the file ends inside the tag. Names are lowercased, the first of repeated
+    attributes wins, values have their character references decoded.
+
+    >>> start_tag('<A id="a" class="b c" hidden data-x=1 href=/x/ />rest', 0)
+    (49, 'a', {'id': 'a', 'class': 'b c', 'hidden': '', 'data-x': '1', 'href': '/x/'}, True)
+    >>> start_tag('<a title="never closed>', 0) is None
+    True
     """
-    closed = source.rstrip().endswith("/")
-    if not source.strip(" \t\n\r\f/"):
-        return {}, closed
+    name = TAG_NAME.match(text, lt + 1)
+    pos = name.end()
     attrs: dict[str, str] = {}
-    for match in ATTRIBUTE.finditer(source):
-        key = match.group(1).lower()
-        if key in attrs:
-            continue
-        value = match.group(2)
-        if value is None:
-            value = match.group(3)
-        if value is None:
-            value = match.group(4) or ""
-        attrs[key] = unescape(value) if "&" in value else value
-    return attrs, closed
+    n = len(text)
+    closed = False
+    while True:
+        gap = ATTRIBUTE_GAP.match(text, pos)
+        if gap.end() > pos:
+            closed = text[gap.end() - 1] == "/"
+            pos = gap.end()
+        if pos >= n:
+            return None
+        if text[pos] == ">":
+            return pos + 1, name.group().lower(), attrs, closed
+        closed = False
+        key_match = ATTRIBUTE_NAME.match(text, pos)
+        key = key_match.group().lower()
+        pos = key_match.end()
+        after = SPACES.match(text, pos).end()
+        value = ""
+        if after < n and text[after] == "=":
+            start = SPACES.match(text, after + 1).end()
+            quote = text[start : start + 1]
+            if quote == '"' or quote == "'":
+                close = text.find(quote, start + 1)
+                if close < 0:
+                    return None
+                value = text[start + 1 : close]
+                pos = close + 1
+            else:
+                unquoted = UNQUOTED_VALUE.match(text, start)
+                value = unquoted.group()
+                pos = unquoted.end()
+        if key not in attrs:
+            attrs[key] = unescape(value) if "&" in value else value
 
 
 def _is_note(attrs: dict[str, str]) -> bool:

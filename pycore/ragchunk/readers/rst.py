@@ -359,14 +359,12 @@ class _Reader:
         while start < len(body) and body[start].startswith(":") and FIELD.match(body[start]):
             start += 1
         content = body[start:]
-        while content and not content[0]:
-            content = content[1:]
         if kind == "highlight":
             self.language = argument.split()[0] if argument else ""
             return
         if kind in _CODE_DIRECTIVES:
             language = argument.split()[0] if argument else self.language
-            self.out.code("\n".join(content), "pycon" if kind == "doctest" else language)
+            self.out.code("\n".join(_dedent(content)), "pycon" if kind == "doctest" else language)
             return
         if kind in _DROPPED_DIRECTIVES:
             return
