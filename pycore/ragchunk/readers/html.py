@@ -419,7 +419,11 @@ class _Builder:
         self.open_element(tag, role, attrs, in_cell)
 
     def role_of(self, tag: str, attrs: dict[str, str]) -> str:
-        if tag in _DROP or "hidden" in attrs:
+        if tag in _DROP:
+            return "drop"
+        if not attrs:
+            return "boilerplate" if not self.keep and tag in _BOILERPLATE else tag
+        if "hidden" in attrs:
             return "drop"
         if not self.keep and not _is_note(attrs) and (
             tag in _BOILERPLATE

@@ -150,6 +150,8 @@ def iter_entry(archive: Archive, entry: str) -> Iterator[bytes]:
                 if archive.inflated > MAX_TOTAL or (got > RATIO_FLOOR and got > MAX_RATIO * max(info.compress_size, 1)):
                     raise _bomb(archive.name, entry)
                 yield piece
+    except RagchunkError:
+        raise
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError, RuntimeError) as err:
         raise _corrupt(archive.name, archive.kind, f"{entry}: {err}") from None
 
