@@ -43,10 +43,10 @@ from .writer import HTML_SPACE, MarkdownWriter, collapse, table_cell
 
 __all__ = ["read"]
 
-W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
-DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
-REL = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+MC_FALLBACK = "http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
+DC_TITLE = "http://purl.org/dc/elements/1.1/}title"
+REL = "http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
 OLE_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 ENCRYPTED_STREAM = "EncryptedPackage".encode("utf-16-le")
 
@@ -55,7 +55,7 @@ _CODE_STYLES = frozenset(("source code", "sourcecode", "html preformatted", "pre
 _QUOTE_STYLES = frozenset(("block text", "quote", "intense quote"))
 # Word's "List Bullet 2", "List Number 3" ...: a list level set by the style, not by ilvl.
 _LEVELLED_LISTS = ("list bullet ", "list number ", "list continue ", "list ")
-_SKIPPED_TEXT = (W + "del", W + "moveFrom", MC_FALLBACK, W + "instrText", W + "delInstrText")
+_SKIPPED_TEXT = frozenset((W + "del", W + "moveFrom", MC_FALLBACK, W + "instrText", W + "delInstrText"))
 MAX_STYLE_CHAIN = 64
 
 
@@ -360,66 +360,101 @@ class _Body:
         self.levels: list[bool] = []  # open list levels (ordered?)
         self.counters: dict[tuple[str, int], int] = {}
         self.title_text = ""
+        self._handlers()
 
     # --- events ---------------------------------------------------------------------
+    # One dict look-up per element: a long document has millions of them, and most (runs,
+    # their properties) need nothing.
     def start(self, tag: str, attrs: dict[str, str]) -> None:
-        if tag in _SKIPPED_TEXT:
-            self.skip += 1
-            return
-        if not tag.startswith(W):
-            return
-        local = tag[len(W):]
-        paragraph = self.paragraphs[-1] if self.paragraphs else None
-        if local == "t":
-            self.in_text = True
-        elif local == "p":
-            self.paragraphs.append(_Paragraph())
-        elif paragraph is None:
-            if local == "tbl":
-                self.tables.append(_Table())
-            elif local == "tr" and self.tables:
-                self.tables[-1].row = []
-            elif local == "tc" and self.tables:
-                self.tables[-1].cell = []
-                self.tables[-1].span = 1
-                self.tables[-1].merged = False
-            elif local == "gridSpan" and self.tables:
-                self.tables[-1].span = max(1, min(_int(attrs.get(W + "val", "1")) or 1, 64))
-            elif local == "vMerge" and self.tables:
-                self.tables[-1].merged = attrs.get(W + "val", "continue") != "restart"
-            elif local in ("footnote", "endnote") and self.collect:
-                note_type = attrs.get(W + "type", "normal")
-                self.note_id = attrs.get(W + "id") if note_type == "normal" else None
-        elif local == "pPr":
-            self.ppr += 1
-        elif self.ppr:
-            value = attrs.get(W + "val", "")
-            if local == "pStyle":
-                paragraph.style = value
-            elif local == "outlineLvl":
-                paragraph.outline = _int(value)
-            elif local == "numId":
-                paragraph.num = value
-            elif local == "ilvl":
-                paragraph.ilvl = _int(value)
-        elif self.skip or (self.fields and not self.fields[-1]):
-            if local == "fldChar":
-                self.field_char(attrs.get(W + "fldCharType", ""))
-        elif local == "tab" or local == "ptab":
-            paragraph.pieces.append("\t")
-        elif local == "br" or local == "cr":
-            paragraph.pieces.append(" " if attrs.get(W + "type") == "page" else "\n")
-        elif local == "noBreakHyphen":
-            paragraph.pieces.append("-")
-        elif local == "fldChar":
-            self.field_char(attrs.get(W + "fldCharType", ""))
-        elif local in ("footnoteReference", "endnoteReference") and not self.collect:
-            order = self.notes["footnotes" if local == "footnoteReference" else "endnotes"]
-            note = attrs.get(W + "id", "")
-            number = order.setdefault(note, len(order) + 1)
-            paragraph.pieces.append(f"[^{number}]" if local == "footnoteReference" else f"[^e{number}]")
+        handler = self._starts.get(tag)
+        if handler is not None:
+            handler(attrs)
 
-    def field_char(self, kind: str) -> None:
+    def end(self, tag: str) -> None:
+        handler = self._ends.get(tag)
+        if handler is not None:
+            handler()
+
+    def _handlers(self) -> None:
+        skip = {tag: self._skip_start for tag in _SKIPPED_TEXT}
+        self._starts = {**skip, **{W + local: getattr(self, "_start_" + local) for local in (
+            "t", "p", "pPr", "pStyle", "outlineLvl", "numId", "ilvl", "tab", "ptab", "br", "cr", "noBreakHyphen",
+            "fldChar", "footnoteReference", "endnoteReference", "tbl", "tr", "tc", "gridSpan", "vMerge",
+            "footnote", "endnote")}}
+        self._ends = {**{tag: self._skip_end for tag in _SKIPPED_TEXT}, **{W + local: getattr(self, "_end_" + local)
+                      for local in ("t", "pPr", "p", "tc", "tr", "tbl", "footnote", "endnote")}}
+
+    def _skip_start(self, attrs: dict[str, str]) -> None:
+        self.skip += 1
+
+    def _skip_end(self) -> None:
+        self.skip -= 1
+
+    def _start_t(self, attrs: dict[str, str]) -> None:
+        self.in_text = True
+
+    def _end_t(self) -> None:
+        self.in_text = False
+
+    def _start_p(self, attrs: dict[str, str]) -> None:
+        self.paragraphs.append(_Paragraph())
+
+    def _end_p(self) -> None:
+        if self.paragraphs:
+            self.paragraph(self.paragraphs.pop())
+
+    def _start_pPr(self, attrs: dict[str, str]) -> None:  # noqa: N802 (the element's name)
+        if self.paragraphs:
+            self.ppr += 1
+
+    def _end_pPr(self) -> None:  # noqa: N802
+        self.ppr = max(0, self.ppr - 1)
+
+    def _property(self, attrs: dict[str, str]) -> tuple[_Paragraph | None, str]:
+        if self.ppr and self.paragraphs:
+            return self.paragraphs[-1], attrs.get(W + "val", "")
+        return None, ""
+
+    def _start_pStyle(self, attrs: dict[str, str]) -> None:  # noqa: N802
+        paragraph, value = self._property(attrs)
+        if paragraph is not None:
+            paragraph.style = value
+
+    def _start_outlineLvl(self, attrs: dict[str, str]) -> None:  # noqa: N802
+        paragraph, value = self._property(attrs)
+        if paragraph is not None:
+            paragraph.outline = _int(value)
+
+    def _start_numId(self, attrs: dict[str, str]) -> None:  # noqa: N802
+        paragraph, value = self._property(attrs)
+        if paragraph is not None:
+            paragraph.num = value
+
+    def _start_ilvl(self, attrs: dict[str, str]) -> None:
+        paragraph, value = self._property(attrs)
+        if paragraph is not None:
+            paragraph.ilvl = _int(value)
+
+    def _piece(self, piece: str) -> None:
+        """Text a run element stands for (a tab, a break), unless it is deleted or a field's instruction."""
+        if self.paragraphs and not self.ppr and not self.skip and not (self.fields and not self.fields[-1]):
+            self.paragraphs[-1].pieces.append(piece)
+
+    def _start_tab(self, attrs: dict[str, str]) -> None:
+        self._piece("\t")
+
+    _start_ptab = _start_tab
+
+    def _start_br(self, attrs: dict[str, str]) -> None:
+        self._piece(" " if attrs.get(W + "type") == "page" else "\n")
+
+    _start_cr = _start_br
+
+    def _start_noBreakHyphen(self, attrs: dict[str, str]) -> None:  # noqa: N802
+        self._piece("-")
+
+    def _start_fldChar(self, attrs: dict[str, str]) -> None:  # noqa: N802
+        kind = attrs.get(W + "fldCharType", "")
         if kind == "begin":
             self.fields.append(False)
         elif kind == "separate" and self.fields:
@@ -427,35 +462,70 @@ class _Body:
         elif kind == "end" and self.fields:
             self.fields.pop()
 
-    def end(self, tag: str) -> None:
-        if tag in _SKIPPED_TEXT:
-            self.skip -= 1
+    def _reference(self, attrs: dict[str, str], kind: str, mark: str) -> None:
+        if self.collect or not self.paragraphs or self.skip:
             return
-        if not tag.startswith(W):
-            return
-        local = tag[len(W):]
-        if local == "t":
-            self.in_text = False
-        elif local == "pPr":
-            self.ppr = max(0, self.ppr - 1)
-        elif local == "p":
-            if self.paragraphs:
-                self.paragraph(self.paragraphs.pop())
-        elif local == "tc" and self.tables:
+        order = self.notes[kind]
+        number = order.setdefault(attrs.get(W + "id", ""), len(order) + 1)
+        self.paragraphs[-1].pieces.append(f"[^{mark}{number}]")
+
+    def _start_footnoteReference(self, attrs: dict[str, str]) -> None:  # noqa: N802
+        self._reference(attrs, "footnotes", "")
+
+    def _start_endnoteReference(self, attrs: dict[str, str]) -> None:  # noqa: N802
+        self._reference(attrs, "endnotes", "e")
+
+    def _start_tbl(self, attrs: dict[str, str]) -> None:
+        self.tables.append(_Table())
+
+    def _end_tbl(self) -> None:
+        if self.tables:
+            self.table(self.tables.pop())
+
+    def _start_tr(self, attrs: dict[str, str]) -> None:
+        if self.tables:
+            self.tables[-1].row = []
+
+    def _end_tr(self) -> None:
+        if self.tables:
+            table = self.tables[-1]
+            if table.row:
+                table.rows.append(table.row)
+            table.row = None
+
+    def _start_tc(self, attrs: dict[str, str]) -> None:
+        if self.tables:
+            table = self.tables[-1]
+            table.cell, table.span, table.merged = [], 1, False
+            if table.row is None:
+                table.row = []
+
+    def _end_tc(self) -> None:
+        if self.tables:
             table = self.tables[-1]
             if table.cell is not None and table.row is not None:
                 table.row.append("" if table.merged else table_cell(" ".join(table.cell)))
                 table.row.extend([""] * (table.span - 1))
             table.cell = None
-        elif local == "tr" and self.tables:
-            table = self.tables[-1]
-            if table.row:
-                table.rows.append(table.row)
-            table.row = None
-        elif local == "tbl" and self.tables:
-            self.table(self.tables.pop())
-        elif local in ("footnote", "endnote"):
-            self.note_id = None
+
+    def _start_gridSpan(self, attrs: dict[str, str]) -> None:  # noqa: N802
+        if self.tables:
+            self.tables[-1].span = max(1, min(_int(attrs.get(W + "val", "1")) or 1, 64))
+
+    def _start_vMerge(self, attrs: dict[str, str]) -> None:  # noqa: N802
+        if self.tables:
+            self.tables[-1].merged = attrs.get(W + "val", "continue") != "restart"
+
+    def _start_footnote(self, attrs: dict[str, str]) -> None:
+        if self.collect:
+            self.note_id = attrs.get(W + "id") if attrs.get(W + "type", "normal") == "normal" else None
+
+    _start_endnote = _start_footnote
+
+    def _end_footnote(self) -> None:
+        self.note_id = None
+
+    _end_endnote = _end_footnote
 
     def text(self, data: str) -> None:
         if self.in_text and not self.skip and self.paragraphs and not (self.fields and not self.fields[-1]):

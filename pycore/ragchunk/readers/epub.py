@@ -46,10 +46,10 @@ from .writer import collapse
 
 __all__ = ["read"]
 
-OPF = "{http://www.idpf.org/2007/opf}"
-DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
-CONTAINER_ROOTFILE = "{urn:oasis:names:tc:opendocument:xmlns:container}rootfile"
-NCX = "{http://www.daisy.org/z3986/2005/ncx/}"
+OPF = "http://www.idpf.org/2007/opf}"
+DC_TITLE = "http://purl.org/dc/elements/1.1/}title"
+CONTAINER_ROOTFILE = "urn:oasis:names:tc:opendocument:xmlns:container}rootfile"
+NCX = "http://www.daisy.org/z3986/2005/ncx/}"
 _CHAPTER_TYPES = frozenset(("application/xhtml+xml", "text/html", "application/xml", "text/xml"))
 
 

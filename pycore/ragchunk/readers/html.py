@@ -377,8 +377,8 @@ class _Builder:
             if tag == "svg":
                 self.svg += 1
             return
-        if self.top("head") >= 0 and tag not in _HEAD_CONTENT:
-            self.close_to(self.top("head"))
+        if tag not in _HEAD_CONTENT and self.open_at.get("head"):
+            self.close_to(self.open_at["head"][-1])
         if tag in _VOID:
             if tag == "br":
                 self.line_break()
@@ -768,6 +768,8 @@ def start_tag(text: str, lt: int) -> tuple[int, str, dict[str, str], bool] | Non
     """
     name = TAG_NAME.match(text, lt + 1)
     pos = name.end()
+    if text[pos : pos + 1] == ">":  # most tags have no attributes
+        return pos + 1, name.group().lower(), {}, False
     attrs: dict[str, str] = {}
     n = len(text)
     closed = False

@@ -57,9 +57,9 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
     try:
         notebook = json.loads(text)
     except json.JSONDecodeError as err:
-        raise file_error(name, "notebook_invalid", f"is not valid JSON ({err.msg} at line {err.lineno}, "
-                         f"column {err.colno})", "save the notebook again from Jupyter", line=err.lineno,
-                         column=err.colno) from None
+        # Not err.msg: its wording changed in Python 3.13, and the page must say the same everywhere.
+        raise file_error(name, "notebook_invalid", f"is not valid JSON (at line {err.lineno}, column {err.colno})",
+                         "save the notebook again from Jupyter", line=err.lineno, column=err.colno) from None
     cells, language, title = _cells(notebook, name)
     out = MarkdownWriter()
     for cell in cells:
