@@ -141,7 +141,8 @@ def decode_html(data: bytes, name: str) -> tuple[str, list[dict]]:
     found = sniff_kind(data)
     if found is not None:
         kind, what = found
-        raise NotTextError("file", f"{label} is {what}, not an HTML page: drop the page itself (.html)",
+        # ragchunk.textio's sentence, so that the page says it alike for every format.
+        raise NotTextError("file", f"{label} is {what}, not text: export it as .txt or .md and drop that instead",
                            "not_text", {"name": name, "kind": kind, "what": what})
     head = data[:2048].decode("latin-1")
     match = XML_ENCODING.search(head, 0, 300) or META_CHARSET.search(head)
