@@ -330,6 +330,27 @@ def test_epub_chapter_title_from_the_toc_is_added_when_the_chapter_lacks_it():
     assert found.anchors == ((0, "ch%201.xhtml"), (15, "ch%201.xhtml#s"))
 
 
+def test_epub_chapter_title_heads_text_before_the_first_heading_and_every_section():
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as book:
+        book.writestr("mimetype", "application/epub+zip")
+        book.writestr("META-INF/container.xml", '<container><rootfiles><rootfile full-path="b.opf"/></rootfiles>'
+                      "</container>")
+        book.writestr("b.opf", '<package xmlns="http://www.idpf.org/2007/opf"><manifest>'
+                      '<item id="a" href="a.xhtml" media-type="application/xhtml+xml"/>'
+                      '<item id="b" href="b.xhtml" media-type="application/xhtml+xml"/></manifest>'
+                      '<spine><itemref idref="a"/><itemref idref="b"/></spine></package>')
+        book.writestr("a.xhtml", "<html><body><p>Epigraph.</p><h1>One</h1><p>a</p></body></html>")
+        book.writestr("b.xhtml", "<html><body><h1>Two</h1><p>b</p><h1>Also two</h1><p>c</p></body></html>")
+    found = epub.read(buffer.getvalue(), "b.epub", ReadOptions())
+    assert headings(found) == [(1, "One"), (2, "One"), (1, "Two"), (2, "Two"), (2, "Also two")]
+    assert path_of(found, "Epigraph.") == ("One",)
+    assert path_of(found, "c") == ("Two", "Also two")
+
+
 # --- notebooks --------------------------------------------------------------------------
 
 

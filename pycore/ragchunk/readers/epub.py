@@ -21,9 +21,10 @@ No heading here.
 
 A chapter's title comes from the navigation document (EPUB 3) or the NCX (EPUB 2): the
 first entry that points into the chapter's file; else it is the chapter's first heading;
-else the file name. When the chapter's own first heading already says it, the chapter is
-written as it is; otherwise its title is written as a ``#`` heading and the chapter's
-headings move one level down, so the title is in every chunk's heading path. Chapters with
+else the file name. When the chapter opens with a heading that says it, and no later
+heading of the chapter is as high, the chapter is written as it is; otherwise its title is
+written as a ``#`` heading and the chapter's headings move one level down. Either way the
+title is in the heading path of every chunk of the chapter. Chapters with
 no text (a cover image, a navigation page) are left out. Anchors are
 ``"<chapter href>#<id>"`` for headings with an id and ``"<chapter href>"`` for a title
 the reader wrote; hrefs are as the package document lists them. The book's title is the
@@ -39,6 +40,7 @@ from __future__ import annotations
 import posixpath
 from urllib.parse import unquote
 
+from ..markdown import parse_blocks
 from . import Extracted, ReadOptions
 from .html import convert_chapter, decode_html, toc_links
 from .safety import Archive, file_error, open_zip, parse_xml, read_entry
@@ -96,7 +98,7 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
             continue
         title = titles.get(path) or first or posixpath.basename(prefix)
         body, chapter_anchors = chapter.text, list(chapter.anchors)
-        if not (first and _same(first, title)):
+        if not (first and _same(first, title) and _opens_alone(chapter.text)):
             if first:
                 chapter, _ = convert_chapter(text, name, options, xml=True, shift=1, anchor_prefix=prefix + "#")
                 body, chapter_anchors = chapter.text, list(chapter.anchors)
@@ -114,6 +116,13 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
                    f"element{'s were' if dropped != 1 else ' was'} left out (keep_boilerplate keeps them)")
         notes.append({"code": "boilerplate_dropped", "params": {"name": name, "count": dropped}, "message": message})
     return Extracted("".join(parts), "epub", package.title, (), tuple(anchors), tuple(notes))
+
+
+def _opens_alone(markdown: str) -> bool:
+    """True when ``markdown`` starts with its first heading and no later heading is as high:
+    that heading then heads every chunk of the chapter."""
+    levels = [block.level for block in parse_blocks(markdown) if block.kind == "heading"]
+    return markdown.startswith("#") and all(level > levels[0] for level in levels[1:])
 
 
 def _same(a: str, b: str) -> bool:
