@@ -229,7 +229,11 @@ class MarkdownWriter:
             self._emit(markdown.split("\n"))
 
     def heading(self, level: int, title: str, anchor: str = "") -> None:
-        """An ATX heading (level clamped to 1-6); inside a container it is written as a paragraph."""
+        """An ATX heading (level clamped to 1-6); inside a container it is written as a paragraph.
+
+        >>> out = MarkdownWriter(); out.heading(9, "Tips #"); out.heading(2, "C#"); out.text()
+        '###### Tips \\\\#\\n\\n## C#\\n'
+        """
         title = collapse(title)
         if not title:
             return
@@ -237,8 +241,9 @@ class MarkdownWriter:
             self.paragraph(title)
             return
         level = max(1, min(level, 6))
-        if title.endswith("#"):
-            # A closing "#" run would be read as the end of the heading, not its title.
+        closed = title.rstrip("#")
+        if closed != title and (not closed or closed[-1] in " \t"):
+            # A "#" run after a space would be read as the heading's closing sequence ("C#" is safe).
             title = title[:-1] + "\\#"
         start = self._emit(["#" * level + " " + title], -1)
         self.headings += 1
