@@ -460,7 +460,7 @@ class _Builder:
                 return
             if tag == "tr":
                 self.push(tag, "row")
-                self.tables[-1].row = []
+                self.start_row()
                 return
             if tag in _BLOCKS:
                 self.tables[-1].cell.append(" ")
@@ -523,7 +523,7 @@ class _Builder:
             self.tables.append(_Table())
         elif tag == "tr":
             if self.tables:
-                self.tables[-1].row = []
+                self.start_row()
         elif tag in _CELLS:
             if self.tables:
                 self.start_cell(attrs)
@@ -539,6 +539,12 @@ class _Builder:
             self.push(tag, "anchored")
             return
         self.push(tag, tag if tag in _BLOCKS else "inline")
+
+    def start_row(self) -> None:
+        table = self.tables[-1]
+        if table.row:  # cells that came without a <tr> of their own
+            table.rows.append(table.row)
+        table.row = []
 
     def start_cell(self, attrs: dict[str, str]) -> None:
         table = self.tables[-1]

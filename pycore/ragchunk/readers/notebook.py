@@ -20,7 +20,7 @@ nbformat 3's ``metadata.name``) when the notebook has one. A Markdown cell that 
 code fence open is closed at the end of the cell, so it cannot swallow the cells after it.
 
 Raises :class:`RagchunkError` (``field="file"``): ``notebook_invalid`` when the file is
-not JSON (with the line and column), ``notebook_too_deep`` for JSON nested deeper than
+not JSON, ``notebook_too_deep`` for JSON nested deeper than
 any notebook (a parser would run out of stack), ``not_a_notebook`` for JSON that is not a
 notebook.
 """
@@ -56,10 +56,11 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
     _check_depth(text, name)
     try:
         notebook = json.loads(text)
-    except json.JSONDecodeError as err:
-        # Not err.msg: its wording changed in Python 3.13, and the page must say the same everywhere.
-        raise file_error(name, "notebook_invalid", f"is not valid JSON (at line {err.lineno}, column {err.colno})",
-                         "save the notebook again from Jupyter", line=err.lineno, column=err.colno) from None
+    except json.JSONDecodeError:
+        # Neither err.msg nor its position: both changed in Python 3.13 (a trailing comma is
+        # reported at the comma), and CPython and the page must say the same.
+        raise file_error(name, "notebook_invalid", "is not valid JSON (it is cut short or was edited by hand)",
+                         "save the notebook again from Jupyter") from None
     cells, language, title = _cells(notebook, name)
     out = MarkdownWriter()
     for cell in cells:
