@@ -38,6 +38,7 @@ entities, XML that is not well formed).
 from __future__ import annotations
 
 import posixpath
+from bisect import bisect_left
 from urllib.parse import unquote
 
 from ..markdown import parse_blocks
@@ -100,8 +101,7 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
         body, chapter_anchors = chapter.text, list(chapter.anchors)
         if not (first and _same(first, title) and _opens_alone(chapter.text)):
             if first:
-                chapter, _ = convert_chapter(text, name, options, xml=True, shift=1, anchor_prefix=prefix + "#")
-                body, chapter_anchors = chapter.text, list(chapter.anchors)
+                body, chapter_anchors = _demote(body, chapter_anchors)
             heading = "# " + title.replace("\n", " ") + "\n\n"
             chapter_anchors = [(0, prefix)] + [(offset + len(heading), anchor) for offset, anchor in chapter_anchors]
             body = heading + body
@@ -116,6 +116,27 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
                    f"element{'s were' if dropped != 1 else ' was'} left out (keep_boilerplate keeps them)")
         notes.append({"code": "boilerplate_dropped", "params": {"name": name, "count": dropped}, "message": message})
     return Extracted("".join(parts), "epub", package.title, (), tuple(anchors), tuple(notes))
+
+
+def _demote(markdown: str, anchors: list[tuple[int, str]]) -> tuple[str, list[tuple[int, str]]]:
+    """``markdown`` with every heading one level lower (``#`` -> ``##``; ``######`` stays), anchors moved along.
+
+    >>> _demote("# A\\n\\ntext\\n\\n## B\\n", [(0, "a"), (11, "b")])
+    ('## A\\n\\ntext\\n\\n### B\\n', [(0, 'a'), (12, 'b')])
+    """
+    pieces = []
+    at = 0
+    inserted_at: list[int] = []  # offsets (in ``markdown``) where a "#" goes in
+    for block in parse_blocks(markdown):
+        if block.kind == "heading" and block.level < 6:
+            pieces.append(markdown[at : block.start])
+            pieces.append("#")
+            at = block.start
+            inserted_at.append(block.start)
+    pieces.append(markdown[at:])
+    # An anchor at a heading's start stays at its start: count the insertions before it.
+    shifted = [(offset + bisect_left(inserted_at, offset), anchor) for offset, anchor in anchors]
+    return "".join(pieces), shifted
 
 
 def _opens_alone(markdown: str) -> bool:

@@ -191,21 +191,20 @@ def convert(text: str, name: str, options: ReadOptions, *, notes: list[dict] | N
     return convert_chapter(text, name, options, notes=notes)[0]
 
 
-def convert_chapter(text: str, name: str, options: ReadOptions, *, xml: bool = False, shift: int = 0,
+def convert_chapter(text: str, name: str, options: ReadOptions, *, xml: bool = False,
                     notes: list[dict] | None = None, anchor_prefix: str = "") -> tuple[Extracted, str]:
     """:func:`convert` with the EPUB reader's settings, and the title of the first heading ("" when none).
 
-    ``xml`` reads XHTML (``<x/>`` closes ``x``); ``shift`` moves every heading that many
-    levels down (a chapter under its title) and leaves ``<title>`` out of the text;
+    ``xml`` reads XHTML (``<x/>`` closes ``x``) and leaves ``<title>`` out of the text;
     ``anchor_prefix`` goes in front of every anchor (the chapter's file name and ``#``).
     """
-    builder = _Builder(options, xml, shift, anchor_prefix)
+    builder = _Builder(options, xml, anchor_prefix)
     builder.run(text)
     out = builder.out
     body = out.text()
     anchors = list(out.anchors)
     title = collapse(builder.title)
-    if title and out.top_headings == 0 and not xml and shift == 0:
+    if title and out.top_headings == 0 and not xml:
         prefix = "# " + title + ("\n\n" if body else "\n")
         body = prefix + body
         anchors = [(offset + len(prefix), anchor) for offset, anchor in anchors]
@@ -244,10 +243,9 @@ class _Table:
 class _Builder:
     """Turns tokens into Markdown through a :class:`MarkdownWriter`, keeping the open elements on a stack."""
 
-    def __init__(self, options: ReadOptions, xml: bool, shift: int, anchor_prefix: str) -> None:
+    def __init__(self, options: ReadOptions, xml: bool, anchor_prefix: str) -> None:
         self.keep = options.keep_boilerplate
         self.xml = xml
-        self.shift = shift
         self.prefix = anchor_prefix
         self.out = MarkdownWriter()
         self.stack: list[_Open] = []
@@ -596,7 +594,7 @@ class _Builder:
             self.pending_anchor = ""
             if not self.first_heading:
                 self.first_heading = title
-            out.heading(level + self.shift, title, self.prefix + anchor if anchor else "")
+            out.heading(level, title, self.prefix + anchor if anchor else "")
             return
         if role == "pre":
             language, buffer = element.data
