@@ -122,6 +122,15 @@ def test_html_drops_boilerplate_by_default_and_keeps_it_when_asked(guide_html):
     assert kept.notes == ()
 
 
+def test_html_drops_menus_dialogs_and_what_is_not_rendered_but_keeps_notes():
+    page = (b"<ul role='menu'><li>Light</li><li>Dark</li></ul><div role='dialog'>We use cookies</div>"
+            b"<p style='DISPLAY: none'>invisible</p><p hidden>also invisible</p><p style='color: red'>shown</p>"
+            b"<aside epub:type='footnote'><p>A note.</p></aside><aside role='doc-endnote'>An endnote.</aside>")
+    assert html.read(page, "m.html", ReadOptions()).text == "shown\n\nA note.\n\nAn endnote.\n"
+    kept = html.read(page, "m.html", ReadOptions(keep_boilerplate=True)).text
+    assert "We use cookies" in kept and "- Light" in kept and "invisible" not in kept
+
+
 def test_html_anchors_are_heading_ids(guide_html):
     assert [a for _, a in guide_html.anchors] == ["getting-started", "installing", "config", "tables", "advanced",
                                                   "changes"]

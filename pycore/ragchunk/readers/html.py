@@ -35,10 +35,15 @@ Where the reader chooses:
 
 - the text of ``<title>`` is the title, and becomes a ``#`` heading at the top when the
   page has no ``h1``;
-- boilerplate (``nav``, ``header``, ``footer``, ``aside``, the ARIA roles navigation,
-  banner, contentinfo, complementary and search, tables of contents by id or class)
-  is dropped unless ``ReadOptions(keep_boilerplate=True)``; a ``header`` that holds a
-  heading is the page's or the article's title block, and is kept;
+- boilerplate (``nav``, ``header``, ``footer``, ``aside``, ``dialog``, the ARIA roles
+  navigation, banner, contentinfo, complementary, search, menu, menubar, toolbar, dialog
+  and alertdialog, tables of contents by id or class) is dropped unless
+  ``ReadOptions(keep_boilerplate=True)``; a ``header`` that holds a heading is the page's
+  or the article's title block, and is kept; footnotes and endnotes (``epub:type``,
+  ``doc-*`` roles) are content even in an ``aside``;
+- elements that are not rendered (``hidden``, an inline ``display: none`` or
+  ``visibility: hidden``) are dropped, with script, style, template, noscript, svg, the
+  head (but its title) and other non-text elements;
 - a heading inside a list item, quote or table cell is written as text (Markdown has no
   headings there); a table of one column is written as paragraphs (a layout table);
   tables inside table cells are flattened into the cell's text;
@@ -85,8 +90,10 @@ _VOID = frozenset("area base br col embed hr img input keygen link meta param so
 # Dropped with everything in them.
 _DROP = frozenset("script style template noscript svg head iframe object canvas audio video map select "
                   "datalist noembed noframes xmp".split())
-_BOILERPLATE = frozenset(("nav", "header", "footer", "aside"))
-_BOILERPLATE_ROLES = frozenset(("navigation", "banner", "contentinfo", "complementary", "search"))
+_BOILERPLATE = frozenset(("nav", "header", "footer", "aside", "dialog"))
+# Landmarks around the content, and widgets (menus, toolbars, dialogs such as cookie banners).
+_BOILERPLATE_ROLES = frozenset(("navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar",
+                                "toolbar", "dialog", "alertdialog"))
 _TOC_TOKENS = frozenset(("toc", "table-of-contents", "tableofcontents", "toc-container", "toc-wrapper"))
 _NOTE_KINDS = frozenset(("footnote", "footnotes", "endnote", "endnotes", "rearnote", "rearnotes", "note",
                          "doc-footnote", "doc-endnote", "doc-endnotes"))
@@ -422,7 +429,7 @@ class _Builder:
             return "drop"
         if not attrs:
             return "boilerplate" if not self.keep and tag in _BOILERPLATE else tag
-        if "hidden" in attrs:
+        if "hidden" in attrs or _not_rendered(attrs.get("style")):
             return "drop"
         if not self.keep and not _is_note(attrs) and (
             tag in _BOILERPLATE
@@ -808,6 +815,18 @@ def start_tag(text: str, lt: int) -> tuple[int, str, dict[str, str], bool] | Non
                 pos = unquoted.end()
         if key not in attrs:
             attrs[key] = unescape(value) if "&" in value else value
+
+
+def _not_rendered(style: str | None) -> bool:
+    """True for an inline style that hides the element (``display: none``, ``visibility: hidden``).
+
+    >>> _not_rendered("color: red; DISPLAY : none"), _not_rendered("display:block")
+    (True, False)
+    """
+    if not style or ("none" not in style and "hidden" not in style):
+        return False
+    compact = "".join(style.split()).lower()
+    return "display:none" in compact or "visibility:hidden" in compact
 
 
 def _is_note(attrs: dict[str, str]) -> bool:
