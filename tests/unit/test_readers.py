@@ -283,8 +283,25 @@ def test_docx_from_libreoffice_reads_like_the_pandoc_one(guide_docx):
     assert "[^1]: The first footnote explains chunk sizes." in found.text
 
 
-def test_docx_title_is_written_when_there_is_no_level_one_heading(guide_docx):
-    assert headings(guide_docx)[0] == (1, "Field Guide to Chunking")
+def test_docx_core_title_is_written_when_there_is_no_level_one_heading():
+    import io
+    import zipfile
+
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("_rels/.rels", '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
+                         'relationships"><Relationship Id="r1" Type="http://schemas.openxmlformats.org/'
+                         'officeDocument/2006/relationships/officeDocument" Target="word/main.xml"/>'
+                         '<Relationship Id="r2" Type="http://schemas.openxmlformats.org/package/2006/relationships/'
+                         'metadata/core-properties" Target="props/core.xml"/></Relationships>')
+        archive.writestr("props/core.xml", '<cp:coreProperties xmlns:cp="x" xmlns:dc="http://purl.org/dc/elements/'
+                         '1.1/"><dc:title>Core  Title</dc:title></cp:coreProperties>')
+        archive.writestr("word/main.xml", f'<w:document xmlns:w="{w}"><w:body><w:p><w:pPr><w:outlineLvl w:val="1"/>'
+                         "</w:pPr><w:r><w:t>Part</w:t></w:r></w:p></w:body></w:document>")
+    found = docx.read(buffer.getvalue(), "t.docx", ReadOptions())
+    assert found.text == "# Core Title\n\n## Part\n" and found.title == "Core Title"
 
 
 # --- EPUB -------------------------------------------------------------------------------
@@ -512,3 +529,26 @@ def test_signatures_beat_extensions():
 def test_text_reader_for_markdown_and_plain_text():
     assert text.read(b"# A\n", "a.MD", ReadOptions()).kind == "markdown"
     assert text.read(b"\xef\xbb\xbfplain", "a.txt", ReadOptions()) == Extracted("plain", "text")
+
+
+def test_docx_text_boxes_alternate_content_and_simple_fields():
+    import io
+    import zipfile
+
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    mc = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+    box = ("<w:p><w:r><w:t>Host </w:t></w:r><w:r><mc:AlternateContent><mc:Choice Requires='wps'><w:drawing>"
+           "<w:txbxContent><w:p><w:r><w:t>Boxed text</w:t></w:r></w:p></w:txbxContent></w:drawing></mc:Choice>"
+           "<mc:Fallback><w:pict><w:txbxContent><w:p><w:r><w:t>Boxed text</w:t></w:r></w:p></w:txbxContent>"
+           "</w:pict></mc:Fallback></mc:AlternateContent></w:r><w:r><w:t>paragraph.</w:t></w:r></w:p>"
+           "<w:p><w:fldSimple w:instr=' HYPERLINK \"https://x.test\" '><w:r><w:t>Link text</w:t></w:r></w:fldSimple>"
+           "<w:r><w:fldChar w:fldCharType='begin'/></w:r><w:r><w:instrText> DATE </w:instrText></w:r>"
+           "<w:r><w:fldChar w:fldCharType='separate'/></w:r><w:r><w:t> 2024-01-01</w:t></w:r>"
+           "<w:r><w:fldChar w:fldCharType='end'/></w:r></w:p>")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("word/document.xml", f'<w:document xmlns:w="{w}" xmlns:mc="{mc}"><w:body>{box}'
+                         "</w:body></w:document>")
+    found = docx.read(buffer.getvalue(), "b.docx", ReadOptions())
+    assert found.text == "Boxed text\n\nHost paragraph.\n\nLink text 2024-01-01\n"
