@@ -235,6 +235,12 @@ def test_docx_headings_paths_and_title(guide_docx):
     assert path_of(guide_docx, "bge-m3") == ("Getting started", "Reference tables")
 
 
+def test_docx_anchors_are_the_bookmarks_of_headings(guide_docx):
+    assert [a for _, a in guide_docx.anchors] == ["getting-started", "installing", "config", "tables", "advanced",
+                                                  "changes"]
+    assert_anchors_at_headings(guide_docx)
+
+
 def test_docx_lists_tables_code(guide_docx):
     body = guide_docx.text
     assert "1. Download the package.\n2. Install it:\n   - on Linux with pip;\n   - on macOS with brew.\n3. Check" in body

@@ -45,7 +45,8 @@ class Extracted:
     ``pages`` holds ``(offset, page)`` pairs, ascending: page ``page`` (1-based) begins at
     code-point ``offset`` of ``text`` (PDF only; empty otherwise). ``anchors`` holds
     ``(offset, anchor)`` pairs, ascending: the heading that starts at ``offset`` has the
-    element id ``anchor`` in the source (HTML, EPUB). ``notes`` are things a person
+    element id ``anchor`` in the source (HTML and EPUB ids, DOCX bookmarks, reStructuredText
+    targets). ``notes`` are things a person
     should know about the reading, as ``{"code", "params", "message"}`` dicts.
     """
 

@@ -24,7 +24,8 @@ fenced code. Footnotes and endnotes are numbered ``[^1]`` where they are referen
 written at the end under a ``# Footnotes`` / ``# Endnotes`` heading. Tracked deletions
 (``w:del``, ``w:moveFrom``) are dropped and insertions kept; a field keeps its result, not
 its instruction; hyperlinks keep their text; a text box keeps its paragraphs; table of
-contents paragraphs (TOC styles) are dropped unless ``keep_boilerplate``. The title is the
+contents paragraphs (TOC styles) are dropped unless ``keep_boilerplate``. A heading's
+anchor is the bookmark that starts just before it or in it (``_GoBack`` aside). The title is the
 core properties' ``dc:title``, else the first Title paragraph; it is written as a ``#``
 heading at the top when no level-1 heading exists.
 
@@ -360,6 +361,7 @@ class _Body:
         self.levels: list[bool] = []  # open list levels (ordered?)
         self.counters: dict[tuple[str, int], int] = {}
         self.title_text = ""
+        self.bookmark = ""  # the latest bookmark since the last block: a heading's anchor
         self._handlers()
 
     # --- events ---------------------------------------------------------------------
@@ -380,7 +382,7 @@ class _Body:
         self._starts = {**skip, **{W + local: getattr(self, "_start_" + local) for local in (
             "t", "p", "pPr", "pStyle", "outlineLvl", "numId", "ilvl", "tab", "ptab", "br", "cr", "noBreakHyphen",
             "fldChar", "footnoteReference", "endnoteReference", "tbl", "tr", "tc", "gridSpan", "vMerge",
-            "footnote", "endnote")}}
+            "footnote", "endnote", "bookmarkStart")}}
         self._ends = {**{tag: self._skip_end for tag in _SKIPPED_TEXT}, **{W + local: getattr(self, "_end_" + local)
                       for local in ("t", "pPr", "p", "tc", "tr", "tbl", "footnote", "endnote")}}
 
@@ -475,6 +477,11 @@ class _Body:
     def _start_endnoteReference(self, attrs: dict[str, str]) -> None:  # noqa: N802
         self._reference(attrs, "endnotes", "e")
 
+    def _start_bookmarkStart(self, attrs: dict[str, str]) -> None:  # noqa: N802
+        name = attrs.get(W + "name", "")
+        if name and name != "_GoBack" and not self.bookmark and not self.tables:
+            self.bookmark = name
+
     def _start_tbl(self, attrs: dict[str, str]) -> None:
         self.tables.append(_Table())
 
@@ -554,11 +561,12 @@ class _Body:
         text = "\n".join(filter(None, (HTML_SPACE.sub(" ", line).strip(" ") for line in raw.split("\n"))))
         if not text:
             return
+        bookmark, self.bookmark = self.bookmark, ""
         if level:
             self.end_lists()
             if is_title and not self.title_text:
                 self.title_text = collapse(text)
-            self.out.heading(level, text.replace("\n", " "))
+            self.out.heading(level, text.replace("\n", " "), bookmark)
             return
         if paragraph.num is not None:
             num = (paragraph.num, paragraph.ilvl or 0) if paragraph.num != "0" else None
