@@ -16,7 +16,7 @@ from typing import NoReturn, TextIO
 
 from . import __version__
 from .calculator import CorpusPlan, Plan, check_chunking, plan_corpus, vector_storage
-from .corpus import CorpusSummary, split_corpus
+from .corpus import CorpusSummary, read_source, split_corpus
 from .errors import NotTextError, RagchunkError
 from .fields import FormErrors, read_calc_form, read_count, read_price
 from .files import find_files, read_file
@@ -24,7 +24,8 @@ from .options import read_split_form
 from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, ENCODINGS, MAX_CHUNK_SIZE
 from .stats import compute_stats, format_stats
 from .structure import BY_CHOICES
-from .textio import check_text, decode_document
+from .readers import ReadOptions
+from .textio import check_text
 from .models import MODELS, Model, get_model, model_catalog
 from .options import check_model_size
 from .tokenizers import get_tokenizer, tokenizer_names
@@ -138,6 +139,8 @@ def _add_walk_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exclude", metavar="GLOB", action="append", default=[],
                         help="leave out files of a folder whose path matches (repeatable)")
     parser.add_argument("--hidden", action="store_true", help="also read hidden files and folders (.name)")
+    parser.add_argument("--keep-boilerplate", action="store_true",
+                        help="keep the navigation, headers, footers and tables of contents of HTML pages")
 
 
 def usable_cpus() -> int:
@@ -158,9 +161,9 @@ def read_document(path: str, stdin: TextIO) -> str:
         except OSError as err:
             raise RagchunkError("file", f"FILE ({path}) cannot be read: {err.strerror}; check the path") from None
         name = path
-    document = decode_document(data, name)
+    document = read_source(name, data)
     for note in document.notes:
-        print(f"ragchunk: note: {note}", file=sys.stderr)
+        print(f"ragchunk: note: {note.get('message', '')}", file=sys.stderr)
     return check_text(document.text)
 
 
@@ -240,7 +243,11 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
         except OSError as err:
             failed = _say_problems([(item.source, err.strerror or str(err))])
             continue
-        text = _text_or_skip(item.source, data, skipped)
+        try:
+            text = _text_or_skip(item.source, data, skipped, ReadOptions(args.keep_boilerplate))
+        except RagchunkError as err:
+            failed = _say_problems([(item.source, err.message)])
+            continue
         if text is not None:
             lengths.append(tokenizer.count(text))
     result = plan_corpus(lengths, size, overlap, price)
@@ -368,7 +375,8 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     sizes = {f.source: f.size for f in found}
     writer = _Output(args.output, out)
     try:
-        for result in split_corpus(documents(), options, jobs=min(jobs, max(1, len(found)))):
+        read_options = ReadOptions(keep_boilerplate=args.keep_boilerplate)
+        for result in split_corpus(documents(), options, jobs=min(jobs, max(1, len(found))), read_options=read_options):
             for note in result.notes:
                 print(f"ragchunk: note: {note}", file=sys.stderr)
             if result.error:
@@ -402,19 +410,20 @@ def _say_problems(problems: Sequence[tuple[str, str]]) -> bool:
     return bool(problems)
 
 
-def _text_or_skip(source: str, data: bytes, skipped: Counter) -> str | None:
+def _text_or_skip(source: str, data: bytes, skipped: Counter, read_options: ReadOptions) -> str | None:
+    """The text a file's reader makes of it, or None (counted in ``skipped`` by kind) when it holds none."""
     if not data:
         skipped["empty"] += 1
         return None
     try:
-        text = decode_document(data, source).text
+        text = read_source(source, data, read_options).text
     except NotTextError as err:
         skipped[str(err.params.get("kind", "binary"))] += 1
         return None
     if not text.strip():
         skipped["empty"] += 1
         return None
-    return check_text(text)
+    return text
 
 
 class _Output:
