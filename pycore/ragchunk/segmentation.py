@@ -76,9 +76,11 @@ _WEAK = ".!?…"
 _STRONG = "।॥。！？｡؟۔։።፧။"
 _CLOSERS = "\"'”’»)\\]}」』）】〕〉》〗〙〛＂＇"
 _OPENERS = "\"'“‘«„‚([{¿¡「『（【〔〈《"
-# Skipped between a terminator and the letter that tells whether a sentence starts there:
-# the dash of Russian direct speech ("? – спросила мама") is not the start of a sentence.
-_LEAD_IN = _OPENERS + "–— \u00a0"
+# Skipped between a terminator and the letter that tells whether a sentence starts there,
+# with the spaces after a dash: the dash of direct speech ("? – спросила мама") does not
+# start a sentence.
+_DASHES = "–—"
+_LEAD_IN = _OPENERS + _DASHES
 # Scripts written without spaces (or with terminators glued to the next sentence).
 _GLUED = "\u0900-\u097f\u1000-\u109f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _BULLETS = "•⁃‣◦▪"
@@ -237,7 +239,7 @@ def _letter_after(text: str, start: int) -> tuple[int, str]:
     k = found.start()
     stop = k + _OPENER_SKIP
     n = len(text)
-    while k < n and k < stop and text[k] in _LEAD_IN:
+    while k < n and k < stop and (text[k] in _LEAD_IN or text[k] in " \u00a0" and text[k - 1] in _DASHES):
         k += 1
     return k, text[k] if k < n else ""
 
