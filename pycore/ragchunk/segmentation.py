@@ -13,7 +13,7 @@ is read more than a bounded number of times, so time is linear in the length of 
 >>> sentences("1) The first item 2) The second item")
 ['1) The first item', '2) The second item']
 
-Rules, in the order they are applied:
+Rules:
 
 - ``। ॥ 。 ！ ？ ｡`` (Devanagari and Bengali, CJK), ``؟ ۔`` (Arabic, Urdu), ``։``
   (Armenian), ``። ፧`` (Ethiopic) and ``။`` (Myanmar) always end a sentence, space or not.
@@ -104,7 +104,10 @@ _NONSPACE = re.compile(r"\S")
 # only a match at a line start) cannot rescan the same long run from every position in it.
 _LIST_ITEM = re.compile(rf"(?<![^\S\n]){_LIST_ITEM_BODY}")
 # A marker of an item of a list written on one line: optional bullet, label, style.
-_INLINE_ITEM = re.compile(rf"(?<!\S)(?:([{_BULLETS}])[^\S\n]*+)?(\d{{1,3}}|[a-zа-я])(\.\)|\.|\))(?!\S)")
+_INLINE_MARKER = rf"(?<!\S)(?:([{_BULLETS}])[^\S\n]*+)?(\d{{1,3}}|[a-zа-я])(\.\)|\.|\))(?!\S)"
+_INLINE_ITEM = re.compile(_INLINE_MARKER)
+# The whitespace before a sentence, then the list marker it opens with if it has one.
+_OPENING = re.compile(rf"\s*+{_INLINE_MARKER}|\s*+")
 # The rest of a spaced ellipsis after its first dot (" . . ." of "word. . . ."), closers included.
 _SPACED_DOTS = re.compile(rf"(?:[^\S\n]\.(?=[\s{_CLOSERS}]|\Z))++[{_CLOSERS}]*+")
 _BLANK_LINE = re.compile(r"\n[^\S\n]*+\n")
@@ -228,15 +231,8 @@ def _period_verdict(text: str, ts: int, c: str, k: int, floor: int) -> bool:
     return previous.lower() == before and _capital_like(c)
 
 
-def _letter_after(text: str, start: int) -> tuple[int, str]:
-    """Offset and character of the first non-space at or after ``start``, past up to a few lead-in characters.
-
-    Returns ``(-1, "")`` when only whitespace follows.
-    """
-    found = _NONSPACE.search(text, start)
-    if found is None:
-        return -1, ""
-    k = found.start()
+def _past_lead_in(text: str, k: int) -> tuple[int, str]:
+    """Offset and character after up to a few lead-in characters from ``k`` (``""`` at the end of the text)."""
     stop = k + _OPENER_SKIP
     n = len(text)
     while k < n and k < stop and (text[k] in _LEAD_IN or text[k] in " \u00a0" and text[k - 1] in _DASHES):
@@ -254,7 +250,10 @@ def _spaced_ellipsis_cut(text: str, ts: int, ce: int, end: int, floor: int) -> i
     """
     if text.count(".", ts, end) < 4:
         return None
-    k, c = _letter_after(text, end)
+    after = _NONSPACE.search(text, end)
+    if after is None:
+        return None
+    k, c = _past_lead_in(text, after.start())
     if not _capital_like(c) or _BLANK_LINE.search(text, end, k) is not None:
         return None
     return ce if ts > floor and not text[ts - 1].isspace() else end
@@ -277,57 +276,48 @@ def _next_label(label: str) -> str | None:
     return chr(ord(label) + 1) if label not in "zя" else None
 
 
-class _Opening:
-    """What the scan knows of the sentence it is in: the list marker it opens with, if any.
+def _following(marker: re.Match) -> tuple[str, str, str] | None:
+    """``(label, style, bullet)`` of the marker after an inline list ``marker``, or None if the labels end."""
+    label = _next_label(marker.group(2))
+    return None if label is None else (label, marker.group(3), marker.group(1) or "")
 
-    ``cut`` is the cut the sentence follows (-1 before the first look), ``marker_end``
-    the end of its opening marker (else its first character), ``next_item`` the
-    ``(label, style, bullet)`` of the marker that would open the next item, and the text
-    between the marker and ``searched`` holds no such marker.
+
+def _opening(text: str, cut: int, limit: int) -> tuple[int, tuple[str, str, str] | None, int]:
+    """What the scan needs of the sentence after ``cut``, whose first character is before ``limit``.
+
+    ``(marker_end, next_item, searched)``: the end of the list marker it opens with (else
+    the offset of its first character), the next item's marker (or None), and the offset
+    up to which the text holds no next marker.
     """
+    found = _OPENING.match(text, cut, limit)
+    if found.lastindex is None:
+        return found.end(), None, found.end()
+    return found.end(), _following(found), found.end()
 
-    __slots__ = ("cut", "marker_end", "next_item", "searched")
 
-    def __init__(self) -> None:
-        self.cut = -1
-        self.marker_end = 0
-        self.next_item: tuple[str, str, str] | None = None
-        self.searched = 0
+def _items(
+    text: str, next_item: tuple[str, str, str], searched: int, stop: int
+) -> tuple[list[int], int, tuple[str, str, str] | None, int]:
+    """The starts of the next items of an inline list whose markers end by ``stop``.
 
-    def open(self, text: str, cut: int, limit: int) -> None:
-        """Look at the sentence after ``cut`` whose first character is before ``limit``."""
-        self.cut = cut
-        found = _NONSPACE.search(text, cut, limit)
+    Returns them with ``(marker_end, next_item, searched)`` as :func:`_opening` gives
+    them for the sentence of the last one (``marker_end`` is -1 when there is none).
+    """
+    starts = []
+    marker_end = -1
+    end = stop + 1 if stop < len(text) else stop
+    while next_item is not None:
+        found = _INLINE_ITEM.search(text, searched, end)
         if found is None:
-            self.next_item = None
-            self.marker_end = cut
-        else:
-            self._mark(text, found.start())
-
-    def _mark(self, text: str, at: int) -> None:
-        marker = _INLINE_ITEM.match(text, at)
-        if marker is None:
-            self.next_item = None
-            self.marker_end = at
-            return
-        label = _next_label(marker.group(2))
-        self.next_item = None if label is None else (label, marker.group(3), marker.group(1) or "")
-        self.marker_end = self.searched = marker.end()
-
-    def items(self, text: str, stop: int) -> Iterator[int]:
-        """Yield the start of every next item whose marker ends by ``stop``, each a new sentence."""
-        end = stop + 1 if stop < len(text) else stop
-        while self.next_item is not None:
-            found = _INLINE_ITEM.search(text, self.searched, end)
-            if found is None:
-                self.searched = stop
-                return
-            if (found.group(2), found.group(3), found.group(1) or "") != self.next_item:
-                self.searched = found.start() + 1
-                continue
-            self.cut = found.start()
-            self._mark(text, self.cut)
-            yield self.cut
+            searched = stop
+            break
+        if (found.group(2), found.group(3), found.group(1) or "") != next_item:
+            searched = found.start() + 1
+            continue
+        starts.append(found.start())
+        marker_end = searched = found.end()
+        next_item = _following(found)
+    return starts, marker_end, next_item, searched
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -393,24 +383,33 @@ def _cuts(text: str) -> Iterator[int]:
     """The offsets where the text is cut between sentences, in order."""
     n = len(text)
     last_cut = 0
-    opening = _Opening()
+    # The current sentence as _opening sees it, worked out on first need: ``opened`` is
+    # the cut it follows (-1: not yet, or a new sentence).
+    opened = -1
+    marker_end = 0
+    next_item = None
+    searched = 0
     # Candidates before this offset belong to a spaced ellipsis already decided.
     skip_to = 0
     quotes = "«" in text
     in_item = _LIST_ITEM.match(text) is not None
     for m in _CANDIDATE.finditer(text):
-        if m.start() < skip_to:
+        ts = m.start()
+        if ts < skip_to:
             continue
         kind = m.lastindex
         if kind == 3:
-            ts = m.start()
-            if opening.cut != last_cut:
-                opening.open(text, last_cut, m.end())
-            if opening.next_item is not None:
-                for item in opening.items(text, m.end()):
-                    yield item
-                    last_cut = item
-            if ts < opening.marker_end:
+            if opened != last_cut:
+                opened = last_cut
+                marker_end, next_item, searched = _opening(text, last_cut, n)
+            if next_item is not None:
+                starts, end, next_item, searched = _items(text, next_item, searched, m.end())
+                if starts:
+                    yield from starts
+                    last_cut = opened = starts[-1]
+                    marker_end = end
+            # The period of the marker the sentence opens with ("1. Intro").
+            if ts < marker_end:
                 continue
             run_end = m.end(3)
             ce = m.end()
@@ -431,10 +430,14 @@ def _cuts(text: str) -> Iterator[int]:
                     continue
                 cut = ce
             else:
-                k, c = _letter_after(text, ce)
-                if k < 0:
+                after = _NONSPACE.search(text, ce)
+                if after is None:
                     break
-                if mark == "." and c == ".":
+                k = after.start()
+                c = text[k]
+                if c in _LEAD_IN:
+                    k, c = _past_lead_in(text, k)
+                elif c == "." and mark == ".":
                     spaced = _SPACED_DOTS.match(text, ce)
                     if spaced is not None:
                         skip_to = spaced.end()
@@ -443,7 +446,7 @@ def _cuts(text: str) -> Iterator[int]:
                             continue
                         yield cut
                         last_cut = cut
-                        opening.cut = -1
+                        opened = -1
                         continue
                 # A lowercase start is never a new sentence, whatever the mark.
                 if c.islower():
@@ -458,7 +461,15 @@ def _cuts(text: str) -> Iterator[int]:
                     verdict = _capital_like(c)
                 if not verdict or quotes and _in_quotation(text, last_cut, ts, ce):
                     continue
-                cut = ce
+                yield ce
+                last_cut = ce
+                # Most sentences open with a capital, never a list marker: no _opening needed.
+                first = text[after.start()]
+                if first.isdecimal() or first in _BULLETS:
+                    opened = -1
+                else:
+                    opened, marker_end, next_item = ce, 0, None
+                continue
         else:
             if kind is None:
                 # A line break inside a paragraph cuts only after a list item, before a line
@@ -473,19 +484,20 @@ def _cuts(text: str) -> Iterator[int]:
                 in_item = _LIST_ITEM.match(text, m.end()) is not None
             else:
                 in_item = True
-            cut = m.start()
-            if opening.cut != last_cut:
-                opening.open(text, last_cut, cut)
-            if opening.next_item is not None:
-                yield from opening.items(text, cut)
+            cut = ts
+            if opened != last_cut:
+                opened = last_cut
+                marker_end, next_item, searched = _opening(text, last_cut, cut)
+            if next_item is not None:
+                yield from _items(text, next_item, searched, cut)[0]
         yield cut
         last_cut = cut
         # Two cuts can fall on one offset (a period before a line break): look again.
-        opening.cut = -1
-    if opening.cut != last_cut:
-        opening.open(text, last_cut, n)
-    if opening.next_item is not None:
-        yield from opening.items(text, n)
+        opened = -1
+    if opened != last_cut:
+        marker_end, next_item, searched = _opening(text, last_cut, n)
+    if next_item is not None:
+        yield from _items(text, next_item, searched, n)[0]
 
 
 def sentences(text: str) -> list[str]:
