@@ -103,8 +103,9 @@ _NONSPACE = re.compile(r"\S")
 # The lookbehind lets a match start only where a run of spaces starts, so a search (not
 # only a match at a line start) cannot rescan the same long run from every position in it.
 _LIST_ITEM = re.compile(rf"(?<![^\S\n]){_LIST_ITEM_BODY}")
-# A marker of an item of a list written on one line: optional bullet, label, style.
-_INLINE_MARKER = rf"(?<!\S)(?:([{_BULLETS}])[^\S\n]*+)?(\d{{1,3}}|[a-zа-я])(\.\)|\.|\))(?!\S)"
+# A marker of an item of a list written on one line: optional bullet, label, style. A
+# Cyrillic letter only before ")": "г." and "д." are abbreviations.
+_INLINE_MARKER = rf"(?<!\S)(?:([{_BULLETS}])[^\S\n]*+)?(\d{{1,3}}|[a-z]|[а-я](?=\)))(\.\)|\.|\))(?!\S)"
 _INLINE_ITEM = re.compile(_INLINE_MARKER)
 # The whitespace before a sentence, then the list marker it opens with if it has one.
 _OPENING = re.compile(rf"\s*+{_INLINE_MARKER}|\s*+")
@@ -128,6 +129,7 @@ class _Kind(Enum):
     MAY_END = "may_end"
     UNIT_AFTER_NUMBER = "unit_after_number"
     AFTER_WORD = "after_word"
+    NEVER_AFTER_WORD = "never_after_word"
 
 
 def _table() -> Mapping[str, tuple[_Kind, str]]:
@@ -149,12 +151,16 @@ def _table() -> Mapping[str, tuple[_Kind, str]]:
     """
     units = "г гг см"
     after_word = {"д": "т.", "п": "т.", "др": "и", "пр": "и"}
+    # The second half of a spaced "т. е." / "т. к." / "т. н."; elsewhere an initial.
+    never_after_word = {"е": "т.", "к": "т.", "н": "т."}
     table: dict[str, tuple[_Kind, str]] = {}
     for words, kind in ((never, _Kind.NEVER), (may_end, _Kind.MAY_END), (units, _Kind.UNIT_AFTER_NUMBER)):
         for word in words.split():
             table[word] = (kind, "")
     for word, before in after_word.items():
         table[word] = (_Kind.AFTER_WORD, before)
+    for word, before in never_after_word.items():
+        table[word] = (_Kind.NEVER_AFTER_WORD, before)
     return MappingProxyType(table)
 
 
@@ -215,19 +221,22 @@ def _period_verdict(text: str, ts: int, c: str, k: int, floor: int) -> bool:
     if entry is None:
         if _is_initial(word) or _DOTTED_LETTERS.fullmatch(word):
             return _starter_at(text, k)
-        return True
+        # A short number the sentence opens with, behind a quote or bracket: a list marker ("(1. First)").
+        return not (word.isdecimal() and len(word) <= 3 and lo == floor and len(words) == 1)
     kind, before = entry
     if kind is _Kind.NEVER:
         return False
     previous = words[-2].lstrip(_OPENERS) if len(words) > 1 else ""
     after_number = previous[-1:].isdecimal()
     # The whole sentence so far is "<word> <number> <time>": an opening phrase, not a sentence.
-    if key in _OPENING_TIMES and after_number and lo == floor and len(words) <= 3:
+    if key in _OPENING_TIMES and after_number and lo == floor and len(words) == 3 and words[0][:1].isalpha():
         return False
     if kind is _Kind.MAY_END:
         return _capital_like(c)
     if kind is _Kind.UNIT_AFTER_NUMBER:
         return after_number and _capital_like(c)
+    if kind is _Kind.NEVER_AFTER_WORD:
+        return previous.lower() != before and _starter_at(text, k)
     return previous.lower() == before and _capital_like(c)
 
 
@@ -439,7 +448,8 @@ def _cuts(text: str) -> Iterator[int]:
                     k, c = _past_lead_in(text, k)
                 elif c == "." and mark == ".":
                     spaced = _SPACED_DOTS.match(text, ce)
-                    if spaced is not None:
+                    # Two dots are no ellipsis: each is looked at alone.
+                    if spaced is not None and text.count(".", ts, spaced.end()) >= 3:
                         skip_to = spaced.end()
                         cut = _spaced_ellipsis_cut(text, ts, ce, skip_to, last_cut)
                         if cut is None:

@@ -76,6 +76,9 @@ ENGLISH = [
     ("He paused . . . then spoke. Fine.", ["He paused . . . then spoke.", "Fine."]),
     ("He cited [...] Then more of it.", ["He cited [...] Then more of it."]),
     ("I like C#. .NET too.", ["I like C#.", ".NET too."]),
+    # Two spaced dots are no ellipsis: the lone one ends a sentence like any period.
+    ("See e.g. . 1999 was good.", ["See e.g. .", "1999 was good."]),
+    ("5 p.m. The meeting was long.", ["5 p.m.", "The meeting was long."]),
 ]
 
 NEWLINES = [
@@ -101,6 +104,7 @@ NEWLINES = [
     ("1) Fast 2) Slow 3) Off", ["1) Fast", "2) Slow", "3) Off"]),
     ("a) red b) green", ["a) red", "b) green"]),
     ("1. Add 2 cups. Stir.", ["1. Add 2 cups.", "Stir."]),
+    ("(1. First) and more", ["(1. First) and more"]),
     # The next item must carry the next label, in the same style, after a space.
     ("1) First 3) Third", ["1) First 3) Third"]),
     ("1) First 2. Second", ["1) First 2.", "Second"]),
@@ -143,6 +147,13 @@ RUSSIAN = [
     ("«Стоп. Потом ушёл.", ["«Стоп.", "Потом ушёл."]),
     ("«Стоп. Потом\n\nушёл».", ["«Стоп.", "Потом", "ушёл»."]),
     ("Объявление: пгт. Брагиновка ждёт.", ["Объявление: пгт. Брагиновка ждёт."]),
+    ("Он ушёл, т. е. Это его выбор.", ["Он ушёл, т. е. Это его выбор."]),
+    ("Он ушёл, т. к. Это было поздно.", ["Он ушёл, т. к. Это было поздно."]),
+    ("Приходите, т. н. Они ждут.", ["Приходите, т. н. Они ждут."]),
+    ("Автор Иванов Е. Это его книга.", ["Автор Иванов Е.", "Это его книга."]),
+    # "г." and "д." open no list: Cyrillic labels take ")".
+    ("г. Москва, д. 5. Далее.", ["г. Москва, д. 5.", "Далее."]),
+    ("а) рыба б) соль", ["а) рыба", "б) соль"]),
 ]
 
 HINDI = [
