@@ -46,6 +46,7 @@ from .fields import FormErrors, read_calc_form
 from .options import SplitOptions, read_split_form
 from .readers import Extracted
 from .readers.formats import read_document
+from .readers.text import of_text
 from .records import Document, page_columns, to_jsonl
 from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_PAGE_DOCUMENT_BYTES, form_spec
 from .sizing import TokenSizer
@@ -321,7 +322,7 @@ def _read_document(document: str | bytes, name: str) -> _Document:
                                 {"name": name})
         extracted = read_document(bytes(document), name)
     else:
-        extracted = Extracted(document, "markdown")
+        extracted = of_text(document)
     text = check_text(extracted.text)
     return _Document(name, Document(name, text, extracted.title, extracted.kind, extracted.pages, extracted.anchors,
                                     extracted.notes))

@@ -25,6 +25,7 @@ from .errors import NotTextError, RagchunkError
 from .options import SplitOptions
 from .readers import Extracted, ReadOptions
 from .readers.formats import read_document
+from .readers.text import of_text
 from .records import Document, jsonl_line, records
 from .splitter import split_with
 from .textio import check_text
@@ -72,7 +73,7 @@ def read_source(source: str, document: str | bytes | Extracted, read_options: Re
     elif isinstance(document, (bytes, bytearray, memoryview)):
         extracted = read_document(bytes(document), source, read_options)
     else:
-        extracted = Extracted(document, "markdown")
+        extracted = of_text(document)
     return Document(source, check_text(extracted.text) if extracted.text.strip() else extracted.text,
                     extracted.title, extracted.kind, extracted.pages, extracted.anchors, extracted.notes)
 

@@ -17,10 +17,11 @@ Raises :class:`ragchunk.errors.NotTextError` for a binary file and
 
 from __future__ import annotations
 
+from ..markdown import front_matter
 from ..textio import decode_document
 from . import Extracted, ReadOptions
 
-__all__ = ["MARKDOWN_EXTENSIONS", "read"]
+__all__ = ["MARKDOWN_EXTENSIONS", "of_text", "read"]
 
 MARKDOWN_EXTENSIONS = frozenset((".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdx"))
 
@@ -30,4 +31,14 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
     decoded = decode_document(data, name)
     dot = name.rfind(".")
     kind = "markdown" if dot >= 0 and name[dot:].lower() in MARKDOWN_EXTENSIONS else "text"
-    return Extracted(decoded.text.removeprefix("\ufeff"), kind, notes=tuple(decoded.note_details))
+    return of_text(decoded.text.removeprefix("\ufeff"), kind, tuple(decoded.note_details))
+
+
+def of_text(text: str, kind: str = "markdown", notes: tuple = ()) -> Extracted:
+    """A text as a document: its title is its front matter's (``""`` without one).
+
+    >>> of_text("---\\ntitle: Notes\\n---\\nBody").title
+    'Notes'
+    """
+    found = front_matter(text)
+    return Extracted(text, kind, title=found.title if found else "", notes=notes)

@@ -153,7 +153,7 @@ def check_tokenizer(name: str) -> str:
         known = ", ".join(tokenizer_names())
         raise UnknownEncodingError(
             "encoding",
-            f"tokenizer ({name}) is not known: choose one of {known}",
+            f"encoding ({name}) is not known: choose one of {known}",
             "unknown_encoding",
             {"value": str(name), "choices": known},
         )
