@@ -219,7 +219,7 @@ class Workspace:
     def _split(self, payload: dict, document: object) -> Steps:
         doc = self._doc(payload)
         form = {key: payload[key] for key in ("by", "chunk_size", "overlap", "encoding", "chars_per_token", "model",
-                                              "prefix") if key in payload}
+                                              "prefix", "context") if key in payload}
         options = read_split_form({key: str(value) for key, value in form.items()},
                                   decimal_comma=payload.get("decimal_comma") is True)
         prepared = yield from self._prepared(doc, options)

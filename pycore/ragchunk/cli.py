@@ -49,6 +49,7 @@ FLAGS = {
     "documents": "--docs",
     "model": "--model",
     "prefix": "--prefix",
+    "context": "--context",
 }
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -121,6 +122,8 @@ def build_parser() -> Parser:
     sizer.add_argument("--model", metavar="M",
                        help="size chunks for this embedding model: its tokenizer, at most what it reads whole")
     sizer.add_argument("--chars-per-token", metavar="R", help="estimate tokens as characters / R instead")
+    cut.add_argument("--context", metavar="C", default="none",
+                     help="headings: give each chunk an embed_text (its heading path, then its text), counted in --size")
     cut.add_argument("--prefix", action="store_true",
                      help="leave room for the model's document prefix (e5 'passage: ', nomic 'search_document: ')")
     cut.add_argument("-o", metavar="OUT", dest="output", help="write the JSONL here instead of standard output")
@@ -339,7 +342,8 @@ def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
 
 
 def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    form = {"by": args.by, "chunk_size": args.size, "overlap": args.overlap, "prefix": str(args.prefix)}
+    form = {"by": args.by, "chunk_size": args.size, "overlap": args.overlap, "prefix": str(args.prefix),
+            "context": args.context}
     if args.model:
         form["model"] = args.model
     elif args.chars_per_token is not None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .calculator import check_chunking
+from .context import CONTEXT_CHOICES
 from .errors import RagchunkError
 from .fields import ErrorCollector, FormErrors, read_count, read_ratio, shown
 from .settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP, MAX_CHUNK_SIZE
@@ -67,10 +68,12 @@ class SplitOptions:
     tokenizer: Any = None
     model: str | None = None
     prefix: bool = False
+    context: str = "none"
     sizing: Sizing = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         check_by(self.by)
+        check_context(self.context)
         model = get_model(self.model) if self.model is not None else None
         tokenizer = self.tokenizer
         if model is not None:
@@ -102,12 +105,22 @@ class SplitOptions:
 
     def __reduce__(self):
         # Sent to worker processes as the settings that made it; the sizer is resolved there.
-        return (SplitOptions, (self.by, self.size, self.overlap, self.tokenizer, self.model, self.prefix))
+        return (SplitOptions, (self.by, self.size, self.overlap, self.tokenizer, self.model, self.prefix,
+                               self.context))
 
     @property
     def sizer_name(self) -> str:
         """What records say made the counts: an encoding name or ``chars/<ratio>``."""
         return self.sizing.name
+
+
+def check_context(context: object) -> str:
+    """Validate the context a chunk is embedded with (``none`` or ``headings``)."""
+    if context not in CONTEXT_CHOICES:
+        choices = ", ".join(CONTEXT_CHOICES)
+        raise RagchunkError("context", f"context ({shown(str(context))}) is not known: choose one of {choices}",
+                            "unknown_context", {"value": shown(str(context)), "choices": choices})
+    return str(context)
 
 
 def check_model_size(model: Model, size: int, prefix: bool = False) -> int:
@@ -158,6 +171,7 @@ def read_split_form(form: dict[str, str], *, decimal_comma: bool = False) -> Spl
     overlap = attempt(read_count, "overlap", str(form.get("overlap", "")), 0, MAX_CHUNK_SIZE - 1, "tokens",
                       decimal_comma)
     prefix = str(form.get("prefix", "")).strip().lower() in ("1", "true", "yes", "on")
+    context = attempt(check_context, str(form.get("context") or "none"))
     tokenizer: Any = None
     if model is not None:
         pass
@@ -171,6 +185,6 @@ def read_split_form(form: dict[str, str], *, decimal_comma: bool = False) -> Spl
     if errors:
         raise FormErrors(errors)
     try:
-        return SplitOptions(by, size, overlap, tokenizer, None if model is None else model.id, prefix)
+        return SplitOptions(by, size, overlap, tokenizer, None if model is None else model.id, prefix, context)
     except RagchunkError as err:
         raise FormErrors([err]) from None

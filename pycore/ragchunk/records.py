@@ -113,6 +113,9 @@ def chunk_record(chunk: Chunk, tokenizer: str, document: Document | None = None,
     )
     if model:
         record["model"] = model
+    if chunk.embed_text:
+        record["embed_text"] = chunk.embed_text
+        record["embed_tokens"] = chunk.embed_tokens
     if document is not None:
         if document.title:
             record["title"] = document.title

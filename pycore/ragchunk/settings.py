@@ -50,6 +50,7 @@ LABELS: dict[str, str] = {
     "documents": "number of documents",
     "model": "model",
     "prefix": "prefix",
+    "context": "context",
     "jobs": "jobs",
 }
 

@@ -126,3 +126,65 @@ def test_share_of_small_chunks_in_the_markdown_of_the_test_data():
         total += len(chunks)
         small += sum(c.tokens < 32 for c in chunks)
     assert small / total < 0.12, json.dumps({"small": small, "total": total})
+
+
+# --- context that is counted -------------------------------------------------------------
+
+TABLE_DOC = ("# Guide\n\n## Settings\n\nThe settings, one per row.\n\n| Name | Meaning | Default |\n|---|---|---|\n"
+             + "".join(f"| option_{i} | what option {i} changes in the tool | {i * 7} |\n" for i in range(60))
+             + "\n## Use\n\nOpen the tool. Then work.\n")
+
+
+def test_a_table_is_cut_between_rows_and_its_later_pieces_carry_the_header():
+    result = ragchunk.split(TABLE_DOC, by="headings", size=96, overlap=0)
+    tokenizer = ragchunk.get_tokenizer()
+    table = [c for c in result.chunks if "| option_" in c.text]
+    assert len(table) > 3
+    for index, chunk in enumerate(table):
+        rows = chunk.text[chunk.text.index("| "):].splitlines() if "| " in chunk.text else []
+        assert all(row.startswith("|") and row.endswith("|") for row in rows), "a chunk ends inside a row"
+        if index == 0:
+            assert "| Name | Meaning | Default |" in chunk.text and chunk.embed_text == ""
+        else:
+            assert chunk.embed_text == "| Name | Meaning | Default |\n|---|---|---|\n" + chunk.text
+            assert chunk.embed_tokens == tokenizer.count(chunk.embed_text) <= 96
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(markdown(), st.just(TABLE_DOC)), st.integers(24, 160), st.integers(0, 12),
+       st.sampled_from(["headings", "paragraphs", "sentences"]), st.sampled_from(["cl100k_base", "o200k_base"]))
+def test_embedding_text_is_counted_within_the_size(text, size, overlap, by, encoding):
+    try:
+        result = ragchunk.split(text, by=by, size=size, overlap=overlap, tokenizer=encoding, context="headings")
+    except ragchunk.RagchunkError as err:
+        assert err.field == "chunk_size"
+        return
+    assert_guarantees(text, result, size, overlap, counter_for(encoding))
+    tokenizer = ragchunk.get_tokenizer(encoding)
+    for chunk in result.chunks:
+        assert chunk.embed_text.endswith(chunk.text)
+        assert chunk.embed_tokens == tokenizer.count(chunk.embed_text) <= size
+        prefix = chunk.embed_text[: len(chunk.embed_text) - len(chunk.text)]
+        assert prefix == "" or prefix.endswith("\n")
+
+
+def test_the_heading_line_names_the_path_and_a_long_path_is_shortened_from_the_outside_in():
+    deep = "".join(f"{'#' * level} {'Level ' * 8}{level}\n\n" for level in range(1, 7)) + "The body text. " * 40
+    result = ragchunk.split(deep, size=64, overlap=0, context="headings")
+    last = result.chunks[-1]
+    line = last.embed_text.split("\n", 1)[0]
+    assert line.endswith("Level 6") and not line.startswith("Level Level Level Level Level Level Level Level 1")
+    assert ragchunk.get_tokenizer().count(line + "\n") <= 64 // 4
+    text = "# Guide\n\n## Install\n\nRun it. " + "More words here. " * 30
+    chunks = ragchunk.split(text, size=32, overlap=0, context="headings").chunks
+    assert chunks[0].embed_text == chunks[0].text  # it opens with its own headings
+    assert all(c.embed_text.startswith("Guide > Install\n") for c in chunks[1:])
+
+
+def test_context_reaches_the_records_and_the_cli():
+    result = ragchunk.split(TABLE_DOC, size=96, overlap=8, context="headings")
+    rows = [json.loads(line) for line in ragchunk.to_jsonl(result).splitlines()]
+    assert all(row["embed_text"].endswith(row["text"]) and row["embed_tokens"] <= 96 for row in rows)
+    with pytest.raises(ragchunk.RagchunkError) as caught:
+        ragchunk.split("x", size=8, overlap=0, context="titles")
+    assert caught.value.field == "context" and "headings" in caught.value.message
