@@ -16,6 +16,7 @@ from typing import NoReturn, TextIO
 
 from . import __version__
 from .calculator import CorpusPlan, Plan, check_chunking, plan_corpus, vector_storage
+from .compare import compare
 from .corpus import CorpusSummary, read_source, split_corpus
 from .errors import NotTextError, RagchunkError
 from .fields import FormErrors, read_calc_form, read_count, read_price
@@ -90,6 +91,20 @@ def build_parser() -> Parser:
     calc.add_argument("--price", metavar="P", default="", help="price per million tokens")
     calc.add_argument("--json", action="store_true", help="print JSON")
     _add_walk_flags(calc)
+
+    versus = commands.add_parser("compare", help="fixed windows and each structural level side by side, on your files")
+    versus.add_argument("paths", metavar="PATH", nargs="+", help="files, folders (walked in sorted order) or -")
+    versus.add_argument("--size", metavar="S", default="",
+                        help="target chunk size in tokens (default with --model: its largest; else 512)")
+    versus.add_argument("--overlap", metavar="O", default="64", help="overlap in tokens (default %(default)s)")
+    compared = versus.add_mutually_exclusive_group()
+    compared.add_argument("--encoding", metavar="E", choices=tokenizer_names(),
+                          help=f"one of {', '.join(tokenizer_names())} (default {DEFAULT_ENCODING})")
+    compared.add_argument("--model", metavar="M", help="an embedding model: its tokenizer, limit and price")
+    compared.add_argument("--chars-per-token", metavar="R", help="estimate tokens as characters / R instead")
+    versus.add_argument("--price", metavar="P", default="", help="price per million tokens")
+    versus.add_argument("--json", action="store_true", help="print JSON")
+    _add_walk_flags(versus)
 
     listing = commands.add_parser("models", help="the embedding models ragchunk knows: tokenizer, limit, prefix, price")
     listing.add_argument("--json", action="store_true", help="print JSON")
@@ -278,6 +293,47 @@ def _size(count: int) -> str:
         if count >= scale:
             return f"{count / scale:,.1f} {unit}"
     return f"{count:,} bytes"
+
+
+def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    form = {"by": "headings", "chunk_size": args.size or ("" if args.model else "512"), "overlap": args.overlap}
+    if args.model:
+        form["model"] = args.model
+    elif args.chars_per_token is not None:
+        form["chars_per_token"] = args.chars_per_token
+    else:
+        form["encoding"] = args.encoding or DEFAULT_ENCODING
+    options = read_split_form(form)
+    model = get_model(args.model) if args.model else None
+    price = read_price(args.price) if args.price.strip() else (model.price_per_million if model else None)
+    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden)
+    failed = _say_problems(problems)
+    texts: list[tuple[str, str]] = []
+    skipped: Counter = Counter()
+    for item in found:
+        try:
+            text = _text_or_skip(item.source, read_file(item, stdin), skipped, ReadOptions(args.keep_boilerplate))
+        except (OSError, RagchunkError) as err:
+            failed = _say_problems([(item.source, getattr(err, "message", None) or err.strerror or str(err))])
+            continue
+        if text is not None:
+            texts.append((item.source, text))
+    rows = compare(texts, size=options.size, overlap=options.overlap, tokenizer=options.tokenizer, model=options.model,
+                   price_per_million=price)
+    if args.json:
+        print(json.dumps({"documents": len(texts), "size": options.size, "overlap": options.overlap,
+                          "tokenizer": options.sizing.name, "rows": [row.to_json() for row in rows]}), file=out)
+        return 1 if failed else 0
+    print(f"{len(texts):,} documents, size {options.size:,}, overlap {options.overlap:,}, tokens by"
+          f" {options.sizing.name}", file=out)
+    print(f"{'method':<12}{'chunks':>8}{'tokens':>11}{'cost':>11}{'min/median/max':>18}{'mid-sentence':>14}"
+          f"{'heading':>9}", file=out)
+    for row in rows:
+        cost = "-" if row.cost is None else f"{row.cost:,.6f}"
+        sizes = f"{row.min_tokens}/{row.median_tokens:g}/{row.max_tokens}"
+        print(f"{row.method:<12}{row.chunks:>8,}{row.tokens:>11,}{cost:>11}{sizes:>18}"
+              f"{row.mid_sentence * 100:>13.1f}%{row.with_heading * 100:>8.1f}%", file=out)
+    return 1 if failed else 0
 
 
 def run_models(args: argparse.Namespace, out: TextIO) -> int:
@@ -558,7 +614,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
                 "tokens": lambda: run_tokens(args, out, stdin),
                 "preview": lambda: run_preview(args, out, stdin),
                 "split": lambda: run_split(args, out, stdin),
-                "models": lambda: run_models(args, out)}[args.command]()
+                "models": lambda: run_models(args, out),
+                "compare": lambda: run_compare(args, out, stdin)}[args.command]()
     except UsageError as err:
         print(f"ragchunk: error: {err}", file=sys.stderr)
         return EXIT_USAGE
