@@ -326,6 +326,24 @@ def page_values() -> dict[str, str]:
             f"{name} — {html.escape(models)}</option>"
             for name, models in spec["encodings"].items()
         ),
+        # The open models' tokenizers, for the calculator's tokenizer choice.
+        "tokenizer_options": "\n".join(
+            f'<option value="{html.escape(name)}">{html.escape(name)} — {html.escape(family["description"])}</option>'
+            for name, family in spec["tokenizers"].items()
+        ),
+        # The embedding models of the calculator's model choice: their tokenizer, price and dimensions.
+        "calc_model_options": "\n".join(
+            f'<option value="{html.escape(model["id"])}">{html.escape(model["id"])} — {model["limit"]:,} tokens,'
+            f' {model["dimensions"]:,} dimensions</option>'
+            for model in spec["models"]
+        ),
+        # The embedding models, as "model:<id>" options of the splitter's and calculator's
+        # tokenizer choice (their tokenizer, limit and price come with them).
+        "model_options": "\n".join(
+            f'<option value="model:{html.escape(model["id"])}">{html.escape(model["id"])} — {model["tokenizer"]},'
+            f' {model["limit"]:,} tokens</option>'
+            for model in spec["models"]
+        ),
     })
     return values
 

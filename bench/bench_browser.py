@@ -12,6 +12,8 @@ with the reference it is measured against in the same run:
   vs the WASM encoder from JS directly vs CPython tiktoken on the same text;
 - splitting 1 MB of real Markdown in the worker (headings, 512/64, cl100k_base)
   vs one WASM encode pass of the same text;
+- the page's longest main-thread task while a 10 MB file is split and its result drawn
+  vs the page's longest task while it boots;
 - bytes transferred on a first visit, raw and gzip.
 
     python3 bench/bench_browser.py [--runs 5] [--json bench/out/browser.json]
@@ -155,6 +157,45 @@ def in_bench_worker(browser, base_url, step, text, runs):
     return reply["result"]
 
 
+LONG_TASKS = """() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) longTasks.push(e.duration);
+    }).observe({type: 'longtask', buffered: true});
+}"""
+SETTLE = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))"
+
+
+def measure_long_tasks(browser, base_url, text):
+    """The page's longest main-thread task while the worker splits ``text`` (a 10 MB file
+    dropped on the splitter, the result drawn and scrolled) vs its longest while it boots
+    (the reference: parsing the page, starting the worker), in the same page."""
+    context, page = new_page(browser, base_url)
+    page.goto("./splitter.html")
+    page.evaluate(LONG_TASKS)
+    page.wait_for_selector('#core-status[data-state="ready"]', timeout=120_000)
+    page.evaluate(SETTLE)
+    boot = page.evaluate("() => longTasks.splice(0)")
+    page.evaluate("text => { window.bigFile = new File([text], 'big.md', {type: 'text/markdown'}); }", text)
+    page.evaluate(SETTLE)
+    page.evaluate("() => longTasks.splice(0)")  # making the file is the benchmark's own work
+    before = int(page.get_attribute("#drop", "data-analyses") or 0)
+    page.evaluate("""() => {
+        const transfer = new DataTransfer();
+        transfer.items.add(window.bigFile);
+        document.querySelector('#drop').dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, bubbles: true}));
+    }""")
+    page.wait_for_function("n => Number(document.querySelector('#drop').dataset.analyses ?? 0) > n", arg=before,
+                           timeout=600_000)
+    page.evaluate(SETTLE)
+    page.evaluate("() => { const l = document.querySelector('#chunk-list'); l.scrollTop = l.scrollHeight / 2; }")
+    page.evaluate(SETTLE)
+    split = page.evaluate("() => longTasks.splice(0)")
+    context.close()
+    return {"split_longest_ms": max(split, default=0), "split_long_tasks": len(split),
+            "boot_longest_ms": max(boot, default=0), "mb": len(text.encode()) / 1e6}
+
+
 def measure_cpython(text, runs):
     from ragchunk import get_tokenizer
 
@@ -195,6 +236,8 @@ def main() -> int:
 
             markdown, _ = markdown_corpus(MB)
             splitting = in_bench_worker(browser, base_url, "split", markdown, args.runs)
+            big, _ = markdown_corpus(10 * MB)
+            long_tasks = measure_long_tasks(browser, base_url, big)
             browser.close()
         server.shutdown()
     cpython = measure_cpython(text, args.runs)
@@ -207,6 +250,7 @@ def main() -> int:
         "cpython": cpython,
         "split": splitting,
         "offline_visit": offline_visit,
+        "long_tasks": long_tasks,
     }
     direct = throughput["directMs"]
     print(f"text: {mb:.2f} MB, {throughput['tokens']:,} tokens (cl100k_base); same count on every path: "
@@ -222,6 +266,10 @@ def main() -> int:
     print(f"split 1 MB Markdown (headings 512/64) {splitting['splitMs']:8.0f} ms  = "
           f"{splitting['ratio']:.2f} x one WASM encode of it ({splitting['directMs']:.0f} ms; median of paired runs), "
           f"{splitting['chunks']:,} chunks")
+    lt = long_tasks
+    print(f"longest page task, {lt['mb']:.0f} MB split {lt['split_longest_ms']:8.0f} ms  = "
+          f"{lt['split_longest_ms'] / max(lt['boot_longest_ms'], 1):.2f} x the longest while booting "
+          f"({lt['boot_longest_ms']:.0f} ms); {lt['split_long_tasks']} tasks over 50 ms")
     t = boot["transfer"]
     print(f"first visit transfer       {t['raw_bytes']:,} bytes raw, {t['gzip_bytes']:,} gzip, {t['files']} files")
     o = offline_visit

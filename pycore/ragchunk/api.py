@@ -42,7 +42,8 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from . import __version__
-from .calculator import check_chunking, chunk_count, plan
+from .calculator import check_chunking, chunk_count, plan, plan_corpus
+from .compare import compare_steps
 from .errors import RagchunkError
 from .fields import FormErrors, read_calc_form
 from .options import SplitOptions, read_split_form
@@ -51,12 +52,12 @@ from .readers.formats import read_document
 from .readers.text import of_text
 from .records import Document, langchain_json, page_columns, records, to_jsonl
 from .stats import compute_stats
-from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_PAGE_DOCUMENT_BYTES, form_spec
+from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_PAGE_BYTES_BY_KIND, MAX_PAGE_DOCUMENT_BYTES, form_spec
 from .sizing import TokenSizer
 from .splitter import Prepared, Split, pack_steps, prepare_text
 from .structure import Structure
 from .textio import check_text, text_empty
-from .models import get_model
+from .models import get_model, model_figures
 from .tokenizers import REGISTRY, Encoded, Registry, check_tokenizer, encode_steps
 from .windowing import Window, windows_of
 
@@ -141,7 +142,7 @@ class Workspace:
                     "request",
                     f"request kind ({kind}) is not known: use one of {', '.join(self._HANDLERS)}",
                     "unknown_request",
-                    {"kind": str(kind)},
+                    {"kind": str(kind), "choices": ", ".join(self._HANDLERS)},
                 )
             result = yield from handler(self, payload, document)
             return json.dumps({"ok": True, "result": result}, ensure_ascii=False)
@@ -175,8 +176,25 @@ class Workspace:
         yield  # a generator with no step
 
     def _calculate(self, payload: dict, document: object) -> Steps:
-        form = {key: str(payload.get(key, "")) for key in ("unit", "doc", "chars_per_token", "chunk_size", "overlap", "price")}
-        return read_calc_form(form, decimal_comma=payload.get("decimal_comma") is True).to_json()
+        """The calculator's form (strings as typed) to its numbers; with ``lengths`` (the exact
+        tokens of each file) the totals over those documents instead of N documents of one
+        length; with ``model`` its vectors, their storage and whether it would cut a chunk off."""
+        comma = payload.get("decimal_comma") is True
+        form = {key: str(payload.get(key, "")) for key in
+                ("unit", "doc", "documents", "chars_per_token", "chunk_size", "overlap", "price")}
+        lengths = payload.get("lengths")
+        if lengths is None:
+            result = read_calc_form(form, decimal_comma=comma).to_json()
+        else:
+            corpus_form = {**form, "unit": "tokens", "doc": "1", "documents": "1"}
+            checked = read_calc_form(corpus_form, decimal_comma=comma)  # the chunk, overlap and price fields
+            corpus = plan_corpus(lengths, checked.chunk_size, checked.overlap, checked.price_per_million)
+            result = {**corpus.to_json(),
+                      "chunks_per_document": [chunk_count(n, checked.chunk_size, checked.overlap) for n in lengths]}
+        if payload.get("model"):
+            model = get_model(str(payload["model"]))
+            result["model"] = model_figures(model, int(result["chunks"]), int(result["chunk_size"]))
+        return result
         yield
 
     def _load(self, payload: dict, document: str | bytes | None) -> Steps:
@@ -240,6 +258,7 @@ class Workspace:
             "doc": payload["doc"],
             "tokenizer": result.tokenizer,
             "model": result.model,
+            "prefix": options.prefix,
             "context": options.context,
             "by": result.by,
             "size": result.size,
@@ -273,6 +292,36 @@ class Workspace:
         return {"jsonl": to_jsonl(rows)}
         yield
 
+    def _text(self, payload: dict, document: object) -> Steps:
+        """The text of ``doc`` its chunks are slices of (a reader's Markdown), for the page to show or save."""
+        doc = self._doc(payload)
+        return {"text": doc.text, "kind": doc.record.kind, "title": doc.record.title}
+        yield
+
+    def _compare(self, payload: dict, document: object) -> Steps:
+        """Fixed windows and each structural level over ``docs`` with the settings of a split
+        (:func:`ragchunk.compare.compare`); one step per document."""
+        docs = [self._doc({"doc": doc_id}) for doc_id in payload.get("docs", [payload.get("doc")])]
+        form = {key: payload[key] for key in ("chunk_size", "overlap", "encoding", "chars_per_token", "model")
+                if key in payload}
+        options = read_split_form({"by": "headings", **{key: str(value) for key, value in form.items()}},
+                                  decimal_comma=payload.get("decimal_comma") is True)
+        model = get_model(options.model) if options.model else None
+        price = payload.get("price")
+        price = float(price) if isinstance(price, (int, float)) else (model.price_per_million if model else None)
+        steps = compare_steps(((doc.record.source, doc.text) for doc in docs), size=options.size,
+                              overlap=options.overlap, tokenizer=options.tokenizer, model=options.model,
+                              price_per_million=price)
+        while True:
+            try:
+                done = next(steps)
+            except StopIteration as finished:
+                rows = finished.value
+                break
+            yield ("comparing", done, len(docs))
+        results = [row.to_json() for row in rows]
+        return {"rows": results, "size": options.size, "overlap": options.overlap, "tokenizer": options.sizing.name}
+
     def _corpus(self, payload: dict, document: object) -> Steps:
         """The statistics of the last splits of ``docs`` taken together (sizes, histogram, overlap)."""
         docs = [self._doc({"doc": doc_id}) for doc_id in payload.get("docs", [])]
@@ -299,6 +348,8 @@ class Workspace:
         "chunks": _chunks,
         "export": _export,
         "corpus": _corpus,
+        "text": _text,
+        "compare": _compare,
         "drop": _drop,
     }
 
@@ -366,6 +417,9 @@ def check_page_size(document: str | bytes, name: str) -> None:
     A pasted text is measured in code points (each is at least one byte of UTF-8).
     """
     limit = MAX_PAGE_DOCUMENT_BYTES
+    if not isinstance(document, str):
+        dot = name.rfind(".")
+        limit = MAX_PAGE_BYTES_BY_KIND.get(name[dot + 1 :].lower() if dot >= 0 else "", limit)
     if isinstance(document, str):
         if len(document) > limit:
             raise RagchunkError(

@@ -441,7 +441,9 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                 print(f"ragchunk: note: {note}", file=sys.stderr)
             if result.error:
                 flag = FLAGS.get(result.field, "")
-                print(f"ragchunk: error: {result.source}: {f'{flag}: ' if flag and flag != 'FILE' else ''}"
+                named = result.field == "file" and result.error.startswith(result.source)
+                where = "" if named else f"{result.source}: "  # a reader's message names the file itself
+                print(f"ragchunk: error: {where}{f'{flag}: ' if flag and flag != 'FILE' else ''}"
                       f"{result.error}", file=sys.stderr)
             writer.write(result.jsonl)
             summary.add(result)

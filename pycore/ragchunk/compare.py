@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import statistics
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from dataclasses import asdict, dataclass
 
 from .calculator import check_price
@@ -29,7 +29,7 @@ from .splitter import pack, prepare_text
 from .structure import BY_CHOICES, Structure
 from .windowing import windows_of
 
-__all__ = ["Comparison", "compare"]
+__all__ = ["Comparison", "compare", "compare_steps"]
 
 METHODS: tuple[str, ...] = ("fixed", *BY_CHOICES)
 
@@ -100,14 +100,30 @@ def compare(documents: Iterable[tuple[str, str]], *, size: int | None = None, ov
 
     Each document is encoded and parsed once; every method packs that preparation.
     """
+    steps = compare_steps(documents, size=size, overlap=overlap, tokenizer=tokenizer, model=model,
+                          price_per_million=price_per_million)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def compare_steps(documents: Iterable[tuple[str, str]], *, size: int | None = None, overlap: int = 64,
+                  tokenizer: object = None, model: str | None = None, price_per_million: float | None = None
+                  ) -> Generator[int, None, list[Comparison]]:
+    """:func:`compare`, yielding the number of documents done after each one."""
     price = check_price(price_per_million)
     tallies = {method: _Tally() for method in METHODS}
     options = {by: SplitOptions(by, size, overlap, tokenizer, model) for by in BY_CHOICES}
     sizing = options["headings"].sizing
     size, overlap = options["headings"].size, options["headings"].overlap
+    done = 0
     for _, text in documents:
         prepared = prepare_text(text, sizing, threads=1)
+        done += 1
         if prepared.structure is None:
+            yield done
             continue
         structure = prepared.structure
         ends = _ends(text, structure)
@@ -124,6 +140,7 @@ def compare(documents: Iterable[tuple[str, str]], *, size: int | None = None, ov
                 index = bisect_left(ends, end)
                 tallies["fixed"].add(window.tokens, not (index < len(ends) and ends[index] == end),
                                      _has(heading_starts, window.start, window.end))
+        yield done
     # Fixed windows need token positions: the characters-per-token estimate has none.
     return [tallies[method].row(method, price) for method in METHODS
             if method != "fixed" or sizing.tokenizer is not None]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .errors import RagchunkError
 
-__all__ = ["MODELS", "Model", "UnknownModelError", "get_model", "model_catalog"]
+__all__ = ["MODELS", "Model", "UnknownModelError", "get_model", "model_catalog", "model_figures"]
 
 
 class UnknownModelError(RagchunkError):
@@ -45,14 +45,13 @@ class Model:
     price_per_million: float | None = None
     price_checked: str = ""
     source: str = ""
+    #: What ``document_prefix`` costs in the model's tokens: data, so the catalog answers
+    #: without loading a tokenizer's tables (tests/unit/test_models.py counts it again).
+    document_prefix_tokens: int = 0
 
     def prefix_tokens(self) -> int:
         """What the document prefix costs in the model's tokens (0 without one)."""
-        if not self.document_prefix:
-            return 0
-        from .tokenizers import get_tokenizer
-
-        return get_tokenizer(self.tokenizer).count(self.document_prefix)
+        return self.document_prefix_tokens
 
     def max_chunk_tokens(self, prefix: bool = False) -> int:
         """The largest chunk the model reads whole: its limit less its special tokens, and
@@ -69,6 +68,7 @@ class Model:
             "dimensions": self.dimensions,
             "provider": self.provider,
             "document_prefix": self.document_prefix,
+            "prefix_tokens": self.document_prefix_tokens,
             "query_prefix": self.query_prefix,
             "price_per_million": self.price_per_million,
             "price_checked": self.price_checked,
@@ -108,24 +108,27 @@ MODELS: tuple[Model, ...] = (
     Model("bge-large-en-v1.5", "BAAI/bge-large-en-v1.5", "bert-base-uncased", 512, 2, 1024, "open", source=_BGE,
           query_prefix="Represent this sentence for searching relevant passages: "),
     Model("e5-small-v2", "intfloat/e5-small-v2", "bert-base-uncased", 512, 2, 384, "open", "passage: ", "query: ",
-          source=_E5),
+          source=_E5, document_prefix_tokens=2),
     Model("e5-base-v2", "intfloat/e5-base-v2", "bert-base-uncased", 512, 2, 768, "open", "passage: ", "query: ",
-          source=_E5),
+          source=_E5, document_prefix_tokens=2),
     Model("e5-large-v2", "intfloat/e5-large-v2", "bert-base-uncased", 512, 2, 1024, "open", "passage: ", "query: ",
-          source=_E5),
+          source=_E5, document_prefix_tokens=2),
     Model("gte-small", "thenlper/gte-small", "bert-base-uncased", 512, 2, 384, "open", source=_GTE),
     Model("gte-base", "thenlper/gte-base", "bert-base-uncased", 512, 2, 768, "open", source=_GTE),
     Model("gte-large", "thenlper/gte-large", "bert-base-uncased", 512, 2, 1024, "open", source=_GTE),
     Model("nomic-embed-text-v1.5", "nomic-ai/nomic-embed-text-v1.5", "bert-base-uncased", 8192, 2, 768, "open",
           "search_document: ", "search_query: ",
           source="nomic-ai/nomic-embed-text-v1.5 model card (task prefixes, 8,192 tokens, bert-base-uncased"
-                 " tokenizer, 768 dimensions resizable down to 64)"),
+                 " tokenizer, 768 dimensions resizable down to 64)", document_prefix_tokens=4),
     Model("multilingual-e5-small", "intfloat/multilingual-e5-small", "xlm-roberta", 512, 2, 384, "open",
-          "passage: ", "query: ", source=_ME5),
+          "passage: ", "query: ", source=_ME5,
+          document_prefix_tokens=2),
     Model("multilingual-e5-base", "intfloat/multilingual-e5-base", "xlm-roberta", 512, 2, 768, "open",
-          "passage: ", "query: ", source=_ME5),
+          "passage: ", "query: ", source=_ME5,
+          document_prefix_tokens=2),
     Model("multilingual-e5-large", "intfloat/multilingual-e5-large", "xlm-roberta", 512, 2, 1024, "open",
-          "passage: ", "query: ", source=_ME5),
+          "passage: ", "query: ", source=_ME5,
+          document_prefix_tokens=2),
     Model("bge-m3", "BAAI/bge-m3", "xlm-roberta", 8192, 2, 1024, "open",
           source="BAAI/bge-m3 model card and BAAI's answer in its discussion #57 (8,192 tokens, 1,024"
                  " dimensions); config.json of a public copy (vocab_size 250002, hidden_size 1024)"),
@@ -148,6 +151,31 @@ def get_model(name: str) -> Model:
         raise UnknownModelError("model", f"model ({name}) is not known: choose one of {known}", "unknown_model",
                                 {"value": str(name), "choices": known})
     return found
+
+
+def model_figures(model: Model, chunks: int, chunk_size: int) -> dict[str, object]:
+    """What ``chunks`` chunks of up to ``chunk_size`` tokens make with ``model``: its vectors and
+    their storage, and whether the model would cut such a chunk off. A model whose card asks
+    for a document prefix is taken to be used with it (its largest chunk leaves room).
+
+    >>> figures = model_figures(get_model("all-MiniLM-L6-v2"), 23, 512)
+    >>> figures["largest_chunk"], figures["truncates"], figures["float32_bytes"]
+    (254, True, 35328)
+    """
+    from .calculator import vector_storage
+
+    largest = model.max_chunk_tokens(prefix=bool(model.document_prefix))
+    return {
+        "model": model.id,
+        "limit": model.limit,
+        "special_tokens": model.special_tokens,
+        "prefix": model.document_prefix.strip(),
+        "prefix_tokens": model.document_prefix_tokens,
+        "largest_chunk": largest,
+        "truncates": chunk_size > largest,
+        "price_per_million": model.price_per_million,
+        **vector_storage(chunks, model.dimensions),
+    }
 
 
 def model_catalog() -> list[dict[str, object]]:

@@ -133,16 +133,20 @@ def check_model_size(model: Model, size: int, prefix: bool = False) -> int:
     """
     largest = model.max_chunk_tokens(prefix)
     if size > largest:
+        params = {"chunk_size": size, "model": model.id, "limit": model.limit, "special_tokens": model.special_tokens,
+                  "maximum": largest}
         spent = f"{model.special_tokens} of them its own special tokens"
+        code = "chunk_size_over_model"
         if prefix and model.document_prefix:
-            spent += f" and {model.prefix_tokens()} its prefix {model.document_prefix.strip()!r}"
+            params |= {"prefix": repr(model.document_prefix.strip()), "prefix_tokens": model.prefix_tokens()}
+            spent += f" and {params['prefix_tokens']} its prefix {params['prefix']}"
+            code = "chunk_size_over_model_prefix"
         raise RagchunkError(
             "chunk_size",
             f"chunk size ({size:,}) is too large for {model.id}: it reads {model.limit:,} tokens, {spent};"
             f" enter at most {largest:,}",
-            "chunk_size_over_model",
-            {"chunk_size": size, "model": model.id, "limit": model.limit, "special_tokens": model.special_tokens,
-             "maximum": largest},
+            code,
+            params,
         )
     return size
 

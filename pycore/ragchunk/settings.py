@@ -29,6 +29,9 @@ MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
 # memory per byte of text, so much past 50 MB the worker runs out. Bigger documents go
 # to the command line, which has no such ceiling.
 MAX_PAGE_DOCUMENT_BYTES = 50_000_000
+# Formats whose readers need several times their size in memory (pure-Python PDF parsing,
+# a compressed Word file or e-book holding many times its size of XML) take less.
+MAX_PAGE_BYTES_BY_KIND: dict[str, int] = {"pdf": 20_000_000, "docx": 20_000_000, "epub": 20_000_000}
 
 ENCODINGS: dict[str, str] = {
     "cl100k_base": "GPT-4, GPT-3.5, text-embedding-3-*, text-embedding-ada-002",
@@ -83,7 +86,9 @@ def form_spec() -> dict[str, object]:
             "chars_per_token": MAX_CHARS_PER_TOKEN,
             "price_per_million": MAX_PRICE_PER_MILLION,
             "total_tokens": MAX_TOTAL_TOKENS,
+            "documents": MAX_DOCUMENTS,
             "document_bytes": MAX_PAGE_DOCUMENT_BYTES,
+            "document_bytes_by_kind": dict(MAX_PAGE_BYTES_BY_KIND),
         },
         "encodings": dict(ENCODINGS),
         # The open models' tokenizers and the tables the page fetches (assets/tables/<file>) for each.

@@ -1,8 +1,10 @@
-"""Files that are not text, empty files and documents over the page's limit, on both tools.
+"""Files that are not text, damaged documents, empty files and documents over the page's
+limit, on both tools.
 
-Each is refused with a message that says what it is (in the page's language), and the
-document already in the page stays: its results, its status line, the text in the box,
-and in the core (a new setting still works on it).
+Each is refused with a message that says what it is (in the page's language): the same
+message the core gives for those bytes (a PNG is "not text", a damaged PDF is "damaged or
+truncated"), and the document already in the page stays: its results, its status line, the
+text in the box, and in the core (a new setting still works on it).
 """
 
 from __future__ import annotations
@@ -14,8 +16,13 @@ import pytest
 
 from pages import CalculatorPage, SplitterPage, wait_language
 from ragchunk import get_tokenizer, split
+from ragchunk.api import _read_document
+from ragchunk.errors import RagchunkError
 from ragchunk.settings import MAX_PAGE_DOCUMENT_BYTES
 from test_textio import SAMPLE_NAMES, binary_samples
+
+# A .zip is a corpus in the page (its documents are read; tests/e2e/test_corpus.py), not a refusal.
+REFUSED = [name for name in SAMPLE_NAMES if not name.endswith(".zip")]
 
 ROOT = Path(__file__).resolve().parents[2]
 WS = (ROOT / "tests" / "data" / "md" / "ws-README.md").read_text(encoding="utf-8")
@@ -27,6 +34,16 @@ RU = json.loads((ROOT / "web" / "i18n" / "ru.json").read_text(encoding="utf-8"))
 @pytest.fixture(scope="module")
 def samples(tmp_path_factory):
     return binary_samples(tmp_path_factory.mktemp("samples"))
+
+
+def refusal(catalog: dict, name: str, data: bytes) -> str:
+    """What the page says for these bytes: the core's error, in the catalog's language."""
+    with pytest.raises(RagchunkError) as caught:
+        _read_document(data, name, name)
+    code, params = caught.value.code, dict(caught.value.params)
+    if code == "not_text":
+        params["what"] = catalog[f"filekind.{params['kind']}"]
+    return catalog[f"error.{code}"].format(**params)
 
 
 def calculator_state(page) -> dict:
@@ -66,14 +83,13 @@ def test_the_calculator_refuses_every_kind_and_keeps_its_document(page, samples)
     calc.paste(TYPED)
     before = calculator_state(page)
     assert before["tokens"].startswith(f"{get_tokenizer().count(TYPED):,}")
-    for index, name in enumerate(SAMPLE_NAMES):
-        data, kind = samples[name]
+    for index, name in enumerate(REFUSED):
+        data, _ = samples[name]
         if index % 2:
             calc.choose_file(name, data, "application/octet-stream")
         else:
             calc.after_request(lambda: drop_bytes(page, name, data))
-        error = page.inner_text("#text-error")
-        assert error == EN["error.not_text"].format(name=name, what=EN[f"filekind.{kind}"]), name
+        assert page.inner_text("#text-error") == refusal(EN, name, data), name
         assert calculator_state(page) == before, name
         assert page.get_attribute("#text", "aria-invalid") == "true"
     # The core still holds the typed text: a new chunk size re-cuts it.
@@ -87,10 +103,10 @@ def test_the_splitter_refuses_every_kind_and_keeps_its_chunks(page, samples):
     splitter.choose_file("ws-README.md", WS.encode("utf-8"))
     before = splitter_state(page)
     assert before["chunks"] == f"{len(split(WS, by='headings', size=512, overlap=64).chunks):,}"
-    for name in SAMPLE_NAMES:
-        data, kind = samples[name]
+    for name in REFUSED:
+        data, _ = samples[name]
         splitter.after_request(lambda: drop_bytes(page, name, data))
-        assert page.inner_text("#text-error") == EN["error.not_text"].format(name=name, what=EN[f"filekind.{kind}"])
+        assert page.inner_text("#text-error") == refusal(EN, name, data), name
         assert splitter_state(page) == before, name
     # The snippets still name the document the chunks come from, and a setting re-splits it.
     assert "ws-README.md" in page.text_content("#cli-snippet")
@@ -102,11 +118,12 @@ def test_the_splitter_refuses_every_kind_and_keeps_its_chunks(page, samples):
 def test_the_refusal_is_said_in_the_page_language(page, samples):
     splitter = SplitterPage(page).open(query="?lang=ru")
     wait_language(page, "ru")
-    data, kind = samples["letter.docx"]
-    splitter.after_request(lambda: drop_bytes(page, "letter.docx", data))
-    error = page.inner_text("#text-error")
-    assert RU["filekind.docx"] in error and "letter.docx" in error
-    assert error == RU["error.not_text"].format(name="letter.docx", what=RU["filekind.docx"])
+    for name in ("letter.docx", "photo.png"):
+        data, _ = samples[name]
+        splitter.after_request(lambda: drop_bytes(page, name, data))
+        error = page.inner_text("#text-error")
+        assert name in error and error == refusal(RU, name, data)
+        assert error != refusal(EN, name, data)
     assert not page.is_visible("#split-results")
 
 

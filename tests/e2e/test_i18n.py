@@ -13,6 +13,9 @@ from pages import CalculatorPage, SplitterPage, wait_language
 from ragchunk import plan, tokens_from_chars
 from ragchunk.fields import FormErrors, read_calc_form
 from ragchunk.splitter import split
+from ragchunk.errors import RagchunkError
+from ragchunk.options import SplitOptions
+from ragchunk.readers.formats import read_document
 from ragchunk.textio import SIGNATURES, ZIP_KINDS, decode_document
 
 I18N = Path(__file__).resolve().parents[2] / "web" / "i18n"
@@ -80,7 +83,7 @@ def test_every_key_of_english_is_translated_and_nothing_else(lang):
 def test_hindi_is_in_devanagari_and_russian_in_cyrillic():
     for lang, script in (("ru", r"[\u0400-\u04ff]"), ("hi", r"[\u0900-\u097f]")):
         prose = [k for k, v in catalog(lang).items() if isinstance(v, str) and re.search(r"[A-Za-z]{4}", catalog("en")[k])
-                 and not k.startswith(("filekind.", "core.stage", "text.tokens_value", "status.progress"))]
+                 and not k.startswith(("filekind.", "kind.", "core.stage", "text.tokens_value", "status.progress"))]
         untranslated = [k for k in prose if not re.search(script, catalog(lang)[k])]
         assert untranslated == [], f"{lang}: {untranslated}"
 
@@ -140,7 +143,17 @@ def test_english_error_texts_equal_the_core_messages(page):
             core_errors.append(err.to_json())
     core_errors.append({"field": "text", "code": "text_empty", "params": {},
                         "message": "text is empty: paste some text or drop a file"})
+    # The readers' and the models' errors, with numbers the page groups (1,000 pages, 1,024 lines).
+    for call in (lambda: read_document(b"%PDF-1.7\n" + bytes(100), "a.pdf"),
+                 lambda: read_document(b'{"cells": 3}', ""),
+                 lambda: SplitOptions(model="e5-base-v2", size=510, prefix=True, overlap=0),
+                 lambda: SplitOptions(model="all-MiniLM-L6-v2", size=300)):
+        try:
+            call()
+        except RagchunkError as err:
+            core_errors.append(err.to_json())
     notes = decode_document(b"caf\xe9 caf\xe9", "").note_details + decode_document(b"caf\xe9", "a.txt").note_details
+    notes += list(read_document(b"<nav>menu</nav><nav>more</nav><h1>T</h1><p>Body.</p>", "p.html").notes)
     checked = page.evaluate(
         """async ([forms, coreErrors, notes]) => {
             const { readCalcForm } = await import('./core/formula.js');
@@ -356,9 +369,10 @@ def test_splitter_in_russian_and_hindi(page):
     assert page.inner_text("#size-error") == "चंक का आकार (x) संख्या नहीं है: अंक दर्ज करें, जैसे 512"
 
 
-def test_a_pdf_is_refused_in_russian(page):
+def test_a_damaged_pdf_is_refused_in_russian(page):
     splitter = SplitterPage(page).open(query="?lang=ru")
     splitter.choose_file("slides.pdf", b"%PDF-1.7\n" + bytes(range(256)), "application/pdf")
     assert page.inner_text("#text-error") == (
-        "slides.pdf — это PDF-документ, а не текст: сохраните его как .txt или .md и перетащите этот файл"
+        "slides.pdf повреждён или обрезан и не читается как PDF: экспортируйте его снова или восстановите"
+        " (например, qpdf in.pdf repaired.pdf)"
     )

@@ -72,8 +72,8 @@ class Keyboard:
 
 
 HEADER = ("a.brand", "header nav a:nth-of-type(1)", "header nav a:nth-of-type(2)", "#lang")
-CALC_FORM = ("#doc", 'input[name="unit"][value="tokens"]', "#chunk_size", "#overlap", "#price")
-SPLIT_FORM = ("#by", "#chunk_size", "#overlap", "#sizer")
+CALC_FORM = ("#doc", 'input[name="unit"][value="tokens"]', "#documents", "#chunk_size", "#overlap", "#model", "#price")
+SPLIT_FORM = ("#by", "#chunk_size", "#overlap", "#sizer", "#context")
 
 
 def test_calculator_by_keyboard(page, clipboard):
@@ -87,10 +87,12 @@ def test_calculator_by_keyboard(page, clipboard):
     assert page.is_visible("#chars_per_token"), "characters ask for a ratio"
     page.keyboard.press("ArrowLeft")
     assert page.is_checked('input[name="unit"][value="tokens"]') and not page.is_visible("#chars_per_token")
+    keys.tab("#documents")
     keys.tab("#chunk_size")
     keys.retype("200")
     keys.tab("#overlap")
     keys.retype("20")
+    keys.tab("#model")
     keys.tab("#price")
     keys.retype("0.02")
     expected = plan(20_000, 200, 20, price_per_million=0.02)
@@ -119,6 +121,7 @@ def test_calculator_by_keyboard(page, clipboard):
     page.wait_for_function("n => document.querySelector('#r-chunks').textContent === n", arg=f"{plan(tokens, 200, 20).chunks:,}")
 
     keys.tab("#file")
+    keys.tab("#folder")
     # The preview windows: each one takes the focus, and the arrow keys scroll a long one.
     expected_windows = windows(DOC, 200, 20, get_tokenizer("o200k_base"))
     assert len(expected_windows) > 10
@@ -159,7 +162,8 @@ def test_calculator_escape_cancels_and_the_language_switches(page, clipboard):
     calc.after_request(lambda: keys.paste("Typed by keyboard after a cancel."))
     assert calc.token_count() == get_tokenizer().count("Typed by keyboard after a cancel.")
 
-    for selector in ("#encoding", "#results summary", "#price", "#overlap", "#chunk_size", 'input[name="unit"][value="tokens"]', "#doc", "#lang"):
+    for selector in ("#encoding", "#results summary", "#price", "#model", "#overlap", "#chunk_size", "#documents",
+                     'input[name="unit"][value="tokens"]', "#doc", "#lang"):
         keys.tab(selector, back=True)
     page.keyboard.press("ArrowDown")
     wait_language(page, "ru")
@@ -179,6 +183,7 @@ def test_splitter_by_keyboard(page, clipboard, tmp_path):
     keys.tab("#overlap")
     keys.retype("16")
     keys.tab("#sizer")
+    keys.tab("#context")
     keys.tab("#text")
     splitter.after_request(lambda: keys.paste(DOC))
     expected = split(DOC, by="paragraphs", size=128, overlap=16)
@@ -189,6 +194,7 @@ def test_splitter_by_keyboard(page, clipboard, tmp_path):
     assert splitter.stat("chunks") == f"{len(expected.chunks):,}"
 
     keys.tab("#file")
+    keys.tab("#folder")
     keys.tab("#download")
     with page.expect_download() as info:
         page.keyboard.press("Enter")
@@ -197,7 +203,9 @@ def test_splitter_by_keyboard(page, clipboard, tmp_path):
     assert info.value.suggested_filename == "document.chunks.jsonl"
     assert saved.read_text(encoding="utf-8") == to_jsonl(expected)
 
+    keys.tab("#download-langchain")
     keys.tab("#split-results summary")
+    keys.tab("#compare summary")
     # The chunk list: every card is a tab stop in chunk order; Page Down / Page Up move
     # between cards, rendering the ones out of view.
     keys.tab('.chunk-card[data-id="0"]')
@@ -250,7 +258,7 @@ def test_splitter_escape_cancels_and_the_language_switches(page, clipboard):
     splitter.after_request(lambda: keys.paste(DOC))
     assert splitter.stat("chunks") == f"{len(split(DOC, by='headings', size=512, overlap=64).chunks):,}"
 
-    for selector in ("#sizer", "#overlap", "#chunk_size", "#by", "#lang"):
+    for selector in ("#context", "#sizer", "#overlap", "#chunk_size", "#by", "#lang"):
         keys.tab(selector, back=True)
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")

@@ -124,6 +124,9 @@ def test_bad_settings_show_a_message_next_to_the_field(page, field, value, slot,
 
 def test_binary_file_is_refused(page):
     splitter = SplitterPage(page).open()
+    splitter.choose_file("photo.png", b"\x89PNG\r\n\x1a\n" + bytes(100), "image/png")
+    assert "photo.png is a PNG image, not text" in page.inner_text("#text-error")
+    assert not page.is_visible("#split-results")
     splitter.choose_file("slides.pdf", b"%PDF-1.5\n%\xb5\xb5\xb5\xb5\n" + bytes(100), "application/pdf")
-    assert "slides.pdf is a PDF document, not text" in page.inner_text("#text-error")
+    assert page.inner_text("#text-error").startswith("slides.pdf is damaged or truncated and cannot be read as a PDF")
     assert not page.is_visible("#split-results")

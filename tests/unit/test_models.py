@@ -19,9 +19,9 @@ from strategies import examples, markdown  # noqa: E402
 import ragchunk  # noqa: E402
 import ragchunk.records  # noqa: E402
 from ragchunk.cli import main  # noqa: E402
-from ragchunk.models import MODELS, UnknownModelError, get_model  # noqa: E402
+from ragchunk.models import MODELS, UnknownModelError, get_model, model_figures  # noqa: E402
 from ragchunk.options import SplitOptions  # noqa: E402
-from ragchunk.tokenizers import tokenizer_names  # noqa: E402
+from ragchunk.tokenizers import get_tokenizer, tokenizer_names  # noqa: E402
 
 DOC = (Path(__file__).resolve().parents[1] / "data" / "md" / "ws-README.md").read_text(encoding="utf-8")
 REQUIRED = {
@@ -82,11 +82,14 @@ def test_with_a_model_the_size_defaults_to_its_largest_chunk_and_may_not_exceed_
     with pytest.raises(ragchunk.RagchunkError) as caught:
         SplitOptions(model="e5-base-v2", size=510, prefix=True, overlap=0)
     error = caught.value
-    assert (error.field, error.code) == ("chunk_size", "chunk_size_over_model")
+    assert (error.field, error.code) == ("chunk_size", "chunk_size_over_model_prefix")
     assert error.message == ("chunk size (510) is too large for e5-base-v2: it reads 512 tokens, 2 of them its own"
                              " special tokens and 2 its prefix 'passage:'; enter at most 508")
     assert error.params == {"chunk_size": 510, "model": "e5-base-v2", "limit": 512, "special_tokens": 2,
-                            "maximum": 508}
+                            "maximum": 508, "prefix": "'passage:'", "prefix_tokens": 2}
+    with pytest.raises(ragchunk.RagchunkError) as caught:
+        SplitOptions(model="e5-base-v2", size=511, overlap=0)
+    assert caught.value.code == "chunk_size_over_model" and "prefix" not in caught.value.params
     with pytest.raises(ragchunk.RagchunkError) as caught:
         SplitOptions(model="bge-m3", tokenizer="cl100k_base")
     assert caught.value.field == "tokenizer" and "not both" in caught.value.message
@@ -167,3 +170,20 @@ def test_calc_with_a_model_takes_its_price_and_shows_vectors_and_storage():
                                "int8_bytes": 23 * 3072, "binary_bytes": 23 * 384}
     code, out, err = run("calc", "--tokens", "10000", "--model", "bge-small-en-v1.5", "--size", "600", "--overlap", "0")
     assert code == 2 and "enter at most 510" in err
+
+
+@pytest.mark.parametrize("model", [m for m in MODELS if m.document_prefix], ids=lambda m: m.id)
+def test_the_catalog_says_what_each_prefix_costs(model):
+    """The prefix cost is data in the catalog (the page needs it before any table loads): it is
+    what the model's own tokenizer counts."""
+    assert model.prefix_tokens() == get_tokenizer(model.tokenizer).count(model.document_prefix) > 0
+    assert model.to_json()["prefix_tokens"] == model.prefix_tokens()
+
+
+def test_model_figures_say_vectors_storage_and_truncation():
+    figures = model_figures(get_model("e5-base-v2"), 10, 509)
+    assert figures["largest_chunk"] == 508 and figures["truncates"] is True
+    assert model_figures(get_model("e5-base-v2"), 10, 508)["truncates"] is False
+    assert (figures["vectors"], figures["dimensions"]) == (10, 768)
+    assert (figures["float32_bytes"], figures["int8_bytes"], figures["binary_bytes"]) == (30720, 7680, 960)
+    assert model_figures(get_model("text-embedding-3-large"), 1, 8191)["truncates"] is False

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from catalog import english
 from ragchunk.errors import RagchunkError
 from ragchunk.readers import ReadOptions, docx, epub, html, notebook, rst, safety
 from ragchunk.readers.formats import read_document
@@ -39,6 +40,7 @@ def refused(call, code: str, name: str) -> RagchunkError:
     assert error.field == "file" and error.code == code, (error.code, error.message)
     assert error.message.startswith(name) and ": " in error.message, error.message
     assert error.params["name"] == name
+    assert english(error) == error.message, "the page says it from web/i18n/en.json"
     return error
 
 

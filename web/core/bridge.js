@@ -23,6 +23,9 @@ export class Core extends EventTarget {
     this.pending = new Map();
     this.isReady = false;
     this.graceTimer = 0;
+    // Counts cancels: a request made of several (load, then analyze) stops between them when
+    // this changed, even if the worker had already answered the first.
+    this.cancels = 0;
     this.start();
   }
 
@@ -82,6 +85,7 @@ export class Core extends EventTarget {
    */
   cancel() {
     if (!this.pending.size) return;
+    this.cancels++;
     for (const id of this.pending.keys()) this.worker.postMessage({ type: "cancel", id });
     clearTimeout(this.graceTimer);
     this.graceTimer = setTimeout(() => this.restart(), CANCEL_GRACE_MS);

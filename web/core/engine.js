@@ -178,6 +178,7 @@ export async function bootEngine(progress = () => {}, assets = site()) {
 
 /** The tokenizer a request counts with: its model's, its encoding, the default for analyze, or none (the estimate). */
 export function tokenizerOf(type, payload) {
+  if (type === "calculate") return undefined; // arithmetic: a model's figures need no table
   if (payload.model) return SPEC.models.find((m) => m.id === payload.model || m.hub_id === payload.model)?.tokenizer;
   if (type === "analyze") return payload.encoding ?? SPEC.defaults.encoding;
   if (type === "split" && !("chars_per_token" in payload)) return payload.encoding ?? SPEC.defaults.encoding;

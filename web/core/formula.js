@@ -129,14 +129,24 @@ export function readCalcForm(spec, form) {
   const price = priceRaw.trim()
     ? attempt(() => readReal("price_per_million", priceRaw, 0, limits.price_per_million, true, comma))
     : null;
+  const documentsRaw = String(form.documents ?? "") || "1";
+  const documents = attempt(() => readCount("documents", documentsRaw, 1, limits.documents, "documents", comma));
   if (size !== null && overlap !== null && overlap >= size) {
     errors.push({ field: "overlap", code: "overlap_not_smaller", params: { overlap, chunk_size: size } });
   }
   if (errors.length) return { ok: false, errors };
-  const chunks = chunkCount(doc, size, overlap);
+  const perDocument = chunkCount(doc, size, overlap);
   const step = size - overlap;
-  const repeated = BigInt(chunks - 1) * BigInt(overlap);
-  const total = BigInt(doc) + repeated;
+  const count = BigInt(documents);
+  const repeated = BigInt(perDocument - 1) * BigInt(overlap) * count;
+  const docTokens = BigInt(doc) * count;
+  const total = docTokens + repeated;
+  if (docTokens > BigInt(limits.total_tokens)) {
+    return {
+      ok: false,
+      errors: [{ field: "documents", code: "corpus_too_large", params: { documents, doc_tokens: doc, maximum: limits.total_tokens } }],
+    };
+  }
   if (total > BigInt(limits.total_tokens)) {
     return {
       ok: false,
@@ -152,14 +162,42 @@ export function readCalcForm(spec, form) {
       chunk_size: size,
       overlap,
       step,
-      chunks,
+      chunks: perDocument * documents,
       total_tokens: totalTokens,
       repeated_tokens: repeatedTokens,
       repeated_share: repeatedTokens / totalTokens,
-      extra_share: repeatedTokens / doc,
-      last_chunk_tokens: doc - (chunks - 1) * step,
+      extra_share: repeatedTokens / Number(docTokens),
+      last_chunk_tokens: doc - (perDocument - 1) * step,
       price_per_million: price,
       cost: price === null ? null : (totalTokens / 1000000) * price,
+      documents,
     },
+  };
+}
+
+/** What `vectors` embeddings of `dimensions` take, as calculator.vector_storage. */
+export function vectorStorage(vectors, dimensions) {
+  return {
+    vectors,
+    dimensions,
+    float32_bytes: vectors * dimensions * 4,
+    int8_bytes: vectors * dimensions,
+    binary_bytes: vectors * Math.ceil(dimensions / 8),
+  };
+}
+
+/** A model's figures for `chunks` chunks of up to `chunkSize` tokens, as models.model_figures. */
+export function modelFigures(model, chunks, chunkSize) {
+  const largest = model.limit - model.special_tokens - (model.document_prefix ? model.prefix_tokens : 0);
+  return {
+    model: model.id,
+    limit: model.limit,
+    special_tokens: model.special_tokens,
+    prefix: model.document_prefix.trim(),
+    prefix_tokens: model.prefix_tokens,
+    largest_chunk: largest,
+    truncates: chunkSize > largest,
+    price_per_million: model.price_per_million,
+    ...vectorStorage(chunks, model.dimensions),
   };
 }

@@ -91,10 +91,20 @@ export function formatMoney(cost) {
   return numberFormat({ maximumSignificantDigits: 3 }).format(cost);
 }
 
+/** A byte count as this language writes it: "950 bytes", "141.3 KB", "1.2 GB" (powers of 1,000). */
+export function formatBytes(n) {
+  const units = [["tb", 1e12], ["gb", 1e9], ["mb", 1e6], ["kb", 1e3]];
+  for (const [unit, scale] of units) {
+    if (n >= scale) return t(`format.${unit}`, { n: fixed(n / scale, 1) });
+  }
+  return t("format.bytes", { n, count: n });
+}
+
 // Params that are formatted when the text is rendered, so a language switch re-formats them.
 export const fixed = (value, digits) => ({ format: "fixed", value, digits });
 export const percent = (share) => ({ format: "percent", value: share });
 export const money = (value) => ({ format: "money", value });
+export const bytes = (value) => ({ format: "bytes", value });
 /** A translated message as a param of another ("{label}" of an error is a field name). */
 export const msg = (key, params = {}) => ({ format: "message", key, params });
 
@@ -105,6 +115,7 @@ function render(value) {
   if (value.format === "fixed") return formatFixed(value.value, value.digits);
   if (value.format === "percent") return formatPercent(value.value);
   if (value.format === "money") return formatMoney(value.value);
+  if (value.format === "bytes") return formatBytes(value.value);
   if (value.format === "message") return t(value.key, value.params);
   return String(value);
 }

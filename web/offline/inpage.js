@@ -41,6 +41,7 @@ export class InPageCore extends EventTarget {
       this.emit("progress", { type: "progress", stage, done, total, params });
     this.progress = progress;
     this.cancelled = new Set();
+    this.cancels = 0; // as bridge.js Core.cancels
     this.booted = bootEngine(progress, assets).then(
       (engine) => {
         progress("ready", BOOT_STAGES, BOOT_STAGES);
@@ -104,6 +105,7 @@ export class InPageCore extends EventTarget {
 
   /** Stop every pending request at its next step; each rejects with Cancelled (see the note at the top). */
   cancel() {
+    if (this.pending.size) this.cancels++;
     for (const id of this.pending.keys()) this.cancelled.add(id);
   }
 }

@@ -1,8 +1,9 @@
-// The document panel's input: the text box (#text), a file (#file) and drops on #drop.
+// The document panel's input: the text box (#text), files (#file, #folder) and drops on #drop.
 import { SPEC } from "../spec.js";
 import { msg } from "../i18n/i18n.js";
 import { $, debounce } from "./dom.js";
 import { pageError } from "./errors.js";
+import { fromDrop, fromInput, isArchive, limitFor } from "./files.js";
 
 // Chromium lays out a textarea holding megabytes for seconds on the main thread; a paste
 // larger than this is kept out of the box and processed directly.
@@ -14,9 +15,10 @@ export const TEXT_DEBOUNCE_MS = 300;
  * `onDocument(document, name)` with a string or a file's bytes (Uint8Array) and the file's
  * name ("" for typed text, a message of the catalog for a large paste), `onEmpty(hadText)`
  * for a blank box, or `onTooLarge(error)` for a file or paste over the page's limit.
- * `onDocument` resolves true when the core took the document.
+ * `onDocument` resolves true when the core took the document. Several files, a folder or
+ * a .zip go to `onDocuments(files)` (see ui/files.js) when the tool takes a corpus.
  */
-export function bindDocumentInput({ onDocument, onEmpty, onTooLarge }) {
+export function bindDocumentInput({ onDocument, onDocuments = null, onEmpty, onTooLarge }) {
   const area = $("text");
   const typed = debounce(() => {
     if (!area.value.trim()) onEmpty(Boolean(area.value));
@@ -40,17 +42,31 @@ export function bindDocumentInput({ onDocument, onEmpty, onTooLarge }) {
   // A file over the limit is refused before it is read; the box keeps its text until the
   // core has accepted the file (`onDocument` resolves true), so a refused file changes nothing.
   const readFile = async (file) => {
-    if (file.size > limit) {
-      onTooLarge(pageError("file", "file_too_large_for_page", { name: file.name, size: file.size, limit }));
+    const most = limitFor(file.name);
+    if (file.size > most) {
+      onTooLarge(pageError("file", "file_too_large_for_page", { name: file.name, size: file.size, limit: most }));
       return;
     }
     typed.cancel();
     if (await onDocument(new Uint8Array(await file.arrayBuffer()), file.name)) area.value = "";
   };
+  // One loose file is a document; more, a folder or an archive are a corpus (when the tool takes one).
+  const take = (files) => {
+    if (!files.length) return;
+    if (onDocuments && (files.length > 1 || isArchive(files[0]) || files[0].source !== files[0].name)) {
+      typed.cancel();
+      onDocuments(files);
+    } else {
+      readFile({ name: files[0].name, size: files[0].size, arrayBuffer: async () => (await files[0].read()).buffer });
+    }
+  };
   $("file").addEventListener("change", () => {
-    const file = $("file").files[0];
-    if (file) readFile(file);
+    take(fromInput($("file").files));
     $("file").value = "";
+  });
+  $("folder")?.addEventListener("change", () => {
+    take(fromInput($("folder").files));
+    $("folder").value = "";
   });
   const drop = $("drop");
   drop.addEventListener("dragover", (event) => {
@@ -58,10 +74,9 @@ export function bindDocumentInput({ onDocument, onEmpty, onTooLarge }) {
     drop.classList.add("dragging");
   });
   drop.addEventListener("dragleave", () => drop.classList.remove("dragging"));
-  drop.addEventListener("drop", (event) => {
+  drop.addEventListener("drop", async (event) => {
     event.preventDefault();
     drop.classList.remove("dragging");
-    const file = event.dataTransfer?.files?.[0];
-    if (file) readFile(file);
+    if (event.dataTransfer) take(await fromDrop(event.dataTransfer));
   });
 }

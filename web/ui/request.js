@@ -12,8 +12,8 @@ import { TextStatus } from "./status.js";
 // refused one (binary, empty, too large, unreadable) leaves the current document, its
 // results and its status line standing (api.py Workspace._load).
 
-/** Count a finished request on #drop[data-analyses] (tests wait on it). */
-function countAnalysis() {
+/** Count a finished request on #drop[data-analyses] (tests wait on it); a corpus run counts once, at its end. */
+export function countAnalysis() {
   $("drop").dataset.analyses = String(Number($("drop").dataset.analyses ?? 0) + 1);
 }
 
@@ -42,10 +42,14 @@ export class DocumentRequests {
     });
   }
 
-  /** Take documents from the panel's input (ui/document.js): `onDocument(document, name)` sends one. */
-  bindInput(onDocument) {
+  /**
+   * Take documents from the panel's input (ui/document.js): `onDocument(document, name)`
+   * sends one; `onDocuments(files)`, when given, takes several files, a folder or a .zip.
+   */
+  bindInput(onDocument, onDocuments = null) {
     bindDocumentInput({
       onDocument,
+      onDocuments,
       onEmpty: (hadText) => this.empty(hadText),
       onTooLarge: (error) => showErrors([error], this.slots),
     });
@@ -73,11 +77,14 @@ export class DocumentRequests {
     let reply;
     let doc = this.doc;
     let loaded = this.loaded;
+    const cancels = this.core.cancels;
     try {
       if (document !== null) {
         const answer = await this.core.request("load", { name: payload.name ?? "" }, document);
-        if (seq !== this.seq) {
+        if (seq !== this.seq || this.core.cancels !== cancels) {
           if (answer.ok) this.core.request("drop", { doc: answer.result.doc });
+          // Cancelled while it loaded (the worker had finished the load): the next step is not sent.
+          if (seq === this.seq) throw new Cancelled();
           return undefined;
         }
         if (!answer.ok) {

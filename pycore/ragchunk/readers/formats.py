@@ -131,5 +131,6 @@ def _reader(kind: str, name: str) -> Callable[[bytes, str, ReadOptions], Extract
             raise
         raise file_error(name, "pdf_unsupported" if kind == "pdf" else "format_unsupported",
                          f"is a {kind.upper()} document, and this build of ragchunk has no {kind.upper()} reader",
-                         "export it as text, Markdown or HTML, or use a build with that reader", kind=kind) from None
+                         "export it as text, Markdown or HTML, or use a build with that reader", kind=kind,
+                         format=kind.upper()) from None
     return module.read

@@ -16,6 +16,7 @@ empty user password opens it (permissions only) is read.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from io import BytesIO
 from typing import Any
@@ -95,6 +96,18 @@ def _page_list(pages: list[int]) -> str:
             start = page
         previous = page
     return ", ".join(parts)
+
+
+def _quiet(logger: str) -> None:
+    """Keep pypdf's warnings ("EOF marker not found") off standard error when nobody set up logging.
+
+    pypdf logs what it repairs; ragchunk says what matters as an error or a note. A
+    NullHandler stops Python's last-resort handler printing them, and an application that
+    configures logging still receives them.
+    """
+    log = logging.getLogger(logger)
+    if not any(isinstance(handler, logging.NullHandler) for handler in log.handlers):
+        log.addHandler(logging.NullHandler())
 
 
 def _note(code: str, message: str, **params: Any) -> dict[str, Any]:
@@ -217,6 +230,7 @@ def read(
             "pdf_needs_pypdf",
             {"name": name},
         ) from None
+    _quiet(pypdf.__name__)
     if progress is not None and not callable(progress):
         raise RagchunkError(
             "progress", f"progress ({type(progress).__name__}) must be callable as progress(done, total) or None"
@@ -271,14 +285,14 @@ def read(
         listed = _page_list(unreadable)
         notes.append(_note(
             "pdf_pages_unreadable",
-            f"{len(unreadable)} of {total} pages of {label} could not be read and were left out (pages {listed})",
+            f"{len(unreadable):,} of {total:,} pages of {label} could not be read and were left out (pages {listed})",
             name=name, count=len(unreadable), total=total, pages=listed,
         ))
     if scanned:
         listed = _page_list(scanned)
         notes.append(_note(
             "pdf_pages_without_text",
-            f"{len(scanned)} of {total} pages of {label} are images without text (pages {listed}): "
+            f"{len(scanned):,} of {total:,} pages of {label} are images without text (pages {listed}): "
             "run OCR to read them (for example ocrmypdf)",
             name=name, count=len(scanned), total=total, pages=listed,
         ))
@@ -292,7 +306,8 @@ def read(
     if skipped:
         notes.append(_note(
             "pdf_rotated_text",
-            f"{skipped:,} characters of rotated or vertical text in {label} were left out",
+            f"{skipped:,} character{'s' if skipped != 1 else ''} of rotated or vertical text in {label}"
+            f" {'were' if skipped != 1 else 'was'} left out",
             name=name, count=skipped,
         ))
     try:

@@ -77,7 +77,8 @@ class Archive:
 
 def _corrupt(name: str, kind: str, detail: str) -> RagchunkError:
     return file_error(name, "zip_corrupt", f"is not a readable {kind.upper()} file ({detail})",
-                      f"open it in the program that made it and save it again as .{kind}", kind=kind, detail=detail)
+                      f"open it in the program that made it and save it again as .{kind}", kind=kind,
+                      format=kind.upper(), detail=detail)
 
 
 def open_zip(data: bytes, name: str, kind: str) -> Archive:
@@ -96,7 +97,7 @@ def open_zip(data: bytes, name: str, kind: str) -> Archive:
     if len(infos) > MAX_ENTRIES:
         raise file_error(name, "zip_too_many_entries", f"holds {len(infos):,} files, more than the {MAX_ENTRIES:,} "
                          f"a {kind.upper()} document may hold", "check that it is the right file",
-                         entries=len(infos), limit=MAX_ENTRIES)
+                         entries=len(infos), limit=MAX_ENTRIES, format=kind.upper())
     spans = []
     for info in infos:
         if info.flag_bits & 0x1:
@@ -104,8 +105,8 @@ def open_zip(data: bytes, name: str, kind: str) -> Archive:
                              entry=info.filename)
         if info.compress_type not in _METHODS:
             raise file_error(name, "zip_method", f"uses a compression method ({info.compress_type}) "
-                             "that only deflate and stored are read in", f"save it again as .{kind}",
-                             method=info.compress_type)
+                             "that cannot be read (only stored and deflate can)", f"save it again as .{kind}",
+                             method=info.compress_type, kind=kind)
         if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
             raise _bomb(name, info.filename)
         spans.append((info.header_offset, info.header_offset + 30 + len(info.orig_filename) + info.compress_size,
@@ -124,7 +125,7 @@ def _bomb(name: str, entry: str) -> RagchunkError:
     return file_error(name, "zip_bomb", f"inflates far beyond its size ({entry} grows more than {MAX_RATIO} "
                       f"times, or the whole past {MAX_TOTAL // 2**20:,} MiB)",
                       "it is not a normal document; check where it came from", entry=entry, ratio=MAX_RATIO,
-                      limit=MAX_TOTAL)
+                      limit=MAX_TOTAL, limit_mib=MAX_TOTAL // 2**20)
 
 
 def iter_entry(archive: Archive, entry: str) -> Iterator[bytes]:
@@ -137,7 +138,8 @@ def iter_entry(archive: Archive, entry: str) -> Iterator[bytes]:
     info = archive.entries.get(entry)
     if info is None:
         raise file_error(archive.name, "zip_missing_part", f"has no {entry}, which every "
-                         f"{archive.kind.upper()} file has", f"save it again as .{archive.kind}", part=entry)
+                         f"{archive.kind.upper()} file has", f"save it again as .{archive.kind}", part=entry,
+                         kind=archive.kind, format=archive.kind.upper())
     got = 0
     try:
         with archive.zip.open(info) as stream:
@@ -211,6 +213,6 @@ def parse_xml(
         parser.Parse(b"", True)
     except expat.ExpatError as err:
         raise file_error(name, "xml_invalid", f"has an XML part ({part}) that is not well formed "
-                         f"({expat.ErrorString(err.code)} at line {err.lineno}, column {err.offset})",
+                         f"({expat.ErrorString(err.code)} at line {err.lineno:,}, column {err.offset:,})",
                          "save it again from the program that made it", part=part, line=err.lineno,
-                         column=err.offset) from None
+                         column=err.offset, detail=expat.ErrorString(err.code)) from None

@@ -146,7 +146,7 @@ def _check(table: Table, data: bytes) -> None:
             f"the table {table.file} is not the pinned file (sha256 {digest[:12]}…, expected"
             f" {table.sha256[:12]}…): reinstall ragchunk (in a checkout, run python3 build.py build)",
             "table_mismatch",
-            {"file": table.file},
+            {"file": table.file, "found": digest[:12], "expected": table.sha256[:12]},
         )
 
 

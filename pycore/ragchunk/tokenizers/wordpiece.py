@@ -131,7 +131,7 @@ def parse_chars(text: str) -> CharTable:
             else:
                 raise ValueError(kind)
         except (ValueError, IndexError):
-            raise tables.TableError("tokenizer", f"line {number} of the BERT character table cannot be read:"
+            raise tables.TableError("tokenizer", f"line {number:,} of the BERT character table cannot be read:"
                                     " reinstall ragchunk", "table_unreadable", {"line": number}) from None
     if not starts or starts[0] != 0 or starts != sorted(starts):
         raise tables.TableError("tokenizer", "the BERT character table does not start at U+0000 in order:"

@@ -1,15 +1,17 @@
 // The calculator: DOM only. Numbers come from the JS mirror of the formula at once and
 // from the Python core (in the worker) as soon as it is ready; text goes to the worker.
 import { SPEC } from "../../spec.js";
-import { readCalcForm } from "../../core/formula.js";
-import { fixed, money, msg, onLanguageChange, percent, setHtmlParams, show, showText, t } from "../../i18n/i18n.js";
+import { Cancelled } from "../../core/bridge.js";
+import { modelFigures, readCalcForm } from "../../core/formula.js";
+import { bytes, fixed, integer, money, msg, onLanguageChange, percent, setHtmlParams, show, showText, t } from "../../i18n/i18n.js";
+import { expandArchives, loadFiles } from "../../ui/corpus.js";
 import { $, debounce } from "../../ui/dom.js";
 import { TEXT_DEBOUNCE_MS } from "../../ui/document.js";
 import { applyEmbedMode } from "../../ui/embed-mode.js";
-import { internalError, showErrors, showNotes } from "../../ui/errors.js";
+import { errorMessage, internalError, showErrors, showNotes } from "../../ui/errors.js";
 import { numberOptions } from "../../ui/form.js";
 import { startPage } from "../../ui/page.js";
-import { DocumentRequests } from "../../ui/request.js";
+import { countAnalysis, DocumentRequests } from "../../ui/request.js";
 import { bindCopyButton, showSnippets } from "../../ui/snippets.js";
 import { bindCoreStatus } from "../../ui/status.js";
 import { bindUrlState } from "../../ui/url-state.js";
@@ -33,11 +35,14 @@ const requests = new DocumentRequests(core, {
 
 // --- calculator -----------------------------------------------------------------------
 
+const modelOf = (id) => (id ? SPEC.models.find((m) => m.id === id) ?? null : null);
+
 function readForm() {
   const data = new FormData(form);
   return {
     unit: data.get("unit"),
     doc: $("doc").value,
+    documents: $("documents").value,
     chars_per_token: $("chars_per_token").value,
     chunk_size: $("chunk_size").value,
     overlap: $("overlap").value,
@@ -67,7 +72,27 @@ function renderPlan(reply, source) {
   if (p.chunks === 1) show($("r-detail"), "calc.detail_fits", { estimated });
   else show($("r-detail"), "calc.detail_step", { step: p.step, last: p.last_chunk_tokens, estimated });
   $("results").dataset.state = "ok";
+  const model = modelOf($("model").value);
+  renderModel(p.model ?? (model ? modelFigures(model, p.chunks, p.chunk_size) : null), "r");
   calcSnippets(p);
+}
+
+/** A model's vectors and their storage in the rows `${prefix}-vectors` / `-storage`; its truncation warning. */
+function renderModel(figures, prefix) {
+  $(`${prefix === "r" ? "" : "f-"}vectors-row`).hidden = !figures;
+  $(`${prefix === "r" ? "" : "f-"}storage-row`).hidden = !figures;
+  if (prefix === "r") {
+    const warning = $("model-warning");
+    warning.hidden = !figures?.truncates;
+    if (figures?.truncates) {
+      show(warning, figures.prefix ? "calc.truncates_prefix" : "calc.truncates",
+        { model: figures.model, largest: figures.largest_chunk, size: Number(plainNumber($("chunk_size").value)), prefix: figures.prefix });
+    }
+  }
+  if (!figures) return;
+  show($(`${prefix}-vectors`), "calc.vectors_value", { vectors: figures.vectors, dims: figures.dimensions });
+  show($(`${prefix}-storage`), "calc.storage_value",
+    { float32: bytes(figures.float32_bytes), int8: bytes(figures.int8_bytes), binary: bytes(figures.binary_bytes) });
 }
 
 // The typed number as the core read it (its digits, grouping dropped, "." as the decimal mark).
@@ -82,16 +107,20 @@ function calcSnippets(p) {
   const ratio = chars ? Number(plainNumber(values.chars_per_token)) : null;
   const doc = chars ? `ragchunk.tokens_from_chars(${Number(plainNumber(values.doc))}, ${ratio})` : String(p.doc_tokens);
   const price = p.price_per_million === null ? "" : `, price_per_million=${p.price_per_million}`;
+  const documents = p.documents > 1 ? `, documents=${p.documents}` : "";
+  const model = modelOf($("model").value);
   showSnippets(
     [
       "import ragchunk",
       "",
       `doc_tokens = ${doc}`,
-      `p = ragchunk.plan(doc_tokens, ${p.chunk_size}, ${p.overlap}${price})`,
+      `p = ragchunk.plan(doc_tokens, ${p.chunk_size}, ${p.overlap}${price}${documents})`,
       'print(p.chunks, p.total_tokens, p.repeated_tokens, f"{p.repeated_share:.1%}", f"{p.extra_share:.1%}", p.cost)',
+      ...(model ? [`print(ragchunk.calculator.vector_storage(p.chunks, ${model.dimensions}))  # ${model.id}`] : []),
       "",
     ].join("\n"),
     `python -m ragchunk calc ${chars ? `--chars ${Number(plainNumber(values.doc))} --chars-per-token ${ratio}` : `--tokens ${p.doc_tokens}`}` +
+      `${p.documents > 1 ? ` --docs ${p.documents}` : ""}${model ? ` --model ${model.id}` : ""}` +
       ` --size ${p.chunk_size} --overlap ${p.overlap}${p.price_per_million === null ? "" : ` --price ${p.price_per_million}`}`,
   );
 }
@@ -100,11 +129,189 @@ function recalculate() {
   const values = readForm();
   $("ratio-field").hidden = values.unit !== "chars";
   renderPlan(readCalcForm(SPEC, values), "page");
+  if (files.length) fileTotals();
   if (!core.isReady) return;
   const seq = ++calcSeq;
-  core.request("calculate", values).then((reply) => {
+  const model = $("model").value;
+  core.request("calculate", { ...values, ...(model ? { model } : {}) }).then((reply) => {
     if (seq === calcSeq) renderPlan(reply, "core");
   }, () => {});
+}
+
+// --- a model ----------------------------------------------------------------------------
+
+// The price the page put in the box for a model (a person's own price is never replaced).
+let autoPrice = "";
+
+/** A chosen model: its tokenizer counts the text, its price fills the box, its figures show. */
+function chooseModel() {
+  const model = modelOf($("model").value);
+  const price = model?.price_per_million === null || !model ? "" : String(model.price_per_million);
+  if ($("price").value === autoPrice) {
+    $("price").value = price;
+    autoPrice = price;
+  }
+  if (model) {
+    show($("model-hint"), "calc.model_hint", { model: model.id, limit: model.limit, special: model.special_tokens,
+      dims: model.dimensions, tokenizer: model.tokenizer });
+  } else {
+    showText($("model-hint"), "");
+  }
+  const recount = model && $("encoding").value !== model.tokenizer;
+  if (recount) $("encoding").value = model.tokenizer;
+  recalculate();
+  if (recount) recountText();
+}
+
+// --- files ----------------------------------------------------------------------------
+
+// The files given at once (several, a folder, a .zip): {doc, source, name, chars, kind,
+// tokens, error} each, in source order; their totals come from the core ("calculate" with
+// their lengths), so they are the calculator's arithmetic summed per document.
+let files = [];
+let filesRun = 0;
+let totalsSeq = 0;
+
+/** Count one loaded file with the tokenizer of the page (no windows: the counts are what the table needs). */
+async function countEntry(entry) {
+  const reply = await core.request("analyze", { doc: entry.doc, encoding: $("encoding").value, chunk_size: null,
+    overlap: null, first: 0, count: 0 });
+  if (reply.ok) Object.assign(entry, { tokens: reply.result.tokens, error: null });
+  else entry.error = (reply.errors ?? [internalError(reply.internal)])[0];
+}
+
+async function runFiles(given) {
+  try {
+    await countFiles(given);
+  } finally {
+    countAnalysis();
+  }
+}
+
+async function countFiles(given) {
+  const run = ++filesRun;
+  requests.seq++; // a single document's reply still on its way is moot
+  const expanded = await expandArchives(given);
+  const loaded = [];
+  showErrors([], textSlots);
+  try {
+    for await (const entry of loadFiles(core, expanded, requests.status, "status.files_progress")) {
+      if (run !== filesRun) {
+        if (entry.doc) core.request("drop", { doc: entry.doc });
+        return;
+      }
+      loaded.push(Object.assign(entry, { tokens: 0 }));
+      if (entry.doc) await countEntry(entry);
+    }
+  } catch (error) {
+    if (!(error instanceof Cancelled)) throw error;
+    if (run === filesRun) {
+      requests.status.show("status.cancelled_text");
+      for (const entry of loaded) if (entry.doc) core.request("drop", { doc: entry.doc });
+    }
+    return;
+  }
+  if (run !== filesRun) return;
+  for (const entry of files) if (entry.doc) core.request("drop", { doc: entry.doc });
+  if (requests.doc !== null) core.request("drop", { doc: requests.doc });
+  requests.doc = null;
+  requests.hasDocument = false;
+  clearTextResults();
+  files = loaded;
+  await filesDone();
+}
+
+/** Count every file again (a new tokenizer). */
+async function recountFiles() {
+  try {
+    await recountEach();
+  } finally {
+    countAnalysis();
+  }
+}
+
+async function recountEach() {
+  const run = ++filesRun;
+  const live = files.filter((e) => e.doc);
+  try {
+    for (let i = 0; i < live.length; i++) {
+      requests.status.show("status.files_recount", { done: i, total: live.length }, true);
+      await countEntry(live[i]);
+      if (run !== filesRun) return;
+    }
+  } catch (error) {
+    if (error instanceof Cancelled && run === filesRun) requests.status.show("status.cancelled_text");
+    return;
+  }
+  await filesDone();
+}
+
+function filesDone() {
+  const counted = files.filter((e) => !e.error);
+  requests.status.show("status.files_done", { documents: counted.length, skipped: files.length - counted.length,
+    tokens: counted.reduce((sum, e) => sum + e.tokens, 0) });
+  $("files").hidden = false;
+  return fileTotals();
+}
+
+/** The corpus totals for the files at the form's chunk size, overlap, price and model. */
+async function fileTotals() {
+  const counted = files.filter((e) => !e.error);
+  const seq = ++totalsSeq;
+  const model = $("model").value;
+  const values = readForm();
+  const reply = await core.request("calculate", { ...values, lengths: counted.map((e) => e.tokens), ...(model ? { model } : {}) })
+    .catch(() => null);
+  if (seq !== totalsSeq || !reply) return;
+  if (!reply.ok) {
+    for (const id of ["f-chunks", "f-total", "f-repeated", "f-cost"]) showText($(id), "—");
+    renderModel(null, "f");
+    return;
+  }
+  const p = reply.result;
+  show($("f-documents"), "{n}", { n: p.documents });
+  show($("f-tokens"), "{n}", { n: p.doc_tokens });
+  show($("f-chunks"), "{n}", { n: p.chunks });
+  show($("f-total"), "{n}", { n: p.total_tokens });
+  show($("f-repeated"), "value.of_total", { tokens: p.repeated_tokens, share: percent(p.repeated_share) });
+  if (p.cost === null) show($("f-cost"), "calc.cost_none");
+  else show($("f-cost"), "calc.cost_value", { cost: money(p.cost), price: p.price_per_million });
+  renderModel(p.model ?? null, "f");
+  renderFiles(counted.map((e, i) => [e, p.chunks_per_document[i]]));
+}
+
+function renderFiles(counts) {
+  const chunksOf = new Map(counts);
+  $("files-table").tBodies[0].replaceChildren(...files.map((entry) => {
+    const row = document.createElement("tr");
+    const skipped = Boolean(entry.error);
+    const cells = [entry.source, skipped ? "—" : integer(entry.chars), skipped ? "—" : integer(entry.tokens),
+      skipped ? "—" : integer(chunksOf.get(entry) ?? 0),
+      skipped ? errorMessage(entry.error) : entry.kind && !["markdown", "text"].includes(entry.kind) ? msg(`kind.${entry.kind}`) : ""];
+    cells.forEach((value, index) => {
+      const cell = document.createElement(index ? "td" : "th");
+      if (!index) cell.scope = "row";
+      if (index && index < 4) cell.className = "num";
+      if (typeof value === "string") cell.textContent = value;
+      else show(cell, value.key, value.params);
+      row.append(cell);
+    });
+    if (skipped) row.className = "skipped";
+    return row;
+  }));
+  const counted = counts.map(([entry]) => entry);
+  show($("files-total"), "files.total", { documents: counted.length, skipped: files.length - counted.length });
+  showText($("files-chars"), integer(counted.reduce((sum, e) => sum + e.chars, 0)));
+  showText($("files-tokens"), integer(counted.reduce((sum, e) => sum + e.tokens, 0)));
+  showText($("files-chunks"), integer(counts.reduce((sum, [, n]) => sum + n, 0)));
+}
+
+/** A single document replaces the files. */
+function leaveFiles() {
+  filesRun++;
+  for (const entry of files) if (entry.doc) core.request("drop", { doc: entry.doc });
+  files = [];
+  $("files").hidden = true;
 }
 
 // --- text -----------------------------------------------------------------------------
@@ -190,7 +397,10 @@ function renderAnalysis(result, { fillLength }) {
  */
 function analyze(document, { name = "", fillLength = true } = {}) {
   // A new document is analysed with the settings as they are now: a refresh they scheduled is moot.
-  if (document !== null) onChunking.cancel();
+  if (document !== null) {
+    onChunking.cancel();
+    if (files.length) leaveFiles();
+  }
   const settings = chunkSettings();
   const payload = {
     encoding: $("encoding").value,
@@ -235,9 +445,10 @@ bindCoreStatus(core, {
   onTaskProgress: (stage, done, total) => requests.status.progress(stage, done, total),
   stillWorks: "core.still_calculator",
 });
-requests.bindInput((document, name) => analyze(document, { name }));
+requests.bindInput((document, name) => analyze(document, { name }), runFiles);
 
 form.addEventListener("input", (event) => {
+  if (event.target.id === "model") return; // its change event does it (chooseModel)
   recalculate();
   if (["chunk_size", "overlap"].includes(event.target.id)) onChunking();
 });
@@ -250,11 +461,26 @@ bindUrlState({
   overlap: $("overlap"),
   price: $("price"),
   enc: $("encoding"),
+  docs: $("documents"),
+  model: $("model"),
 });
 bindCopyButton();
+/** The text (or the files) counted again with the tokenizer of the page. */
+function recountText() {
+  if (files.length) recountFiles();
+  else if (requests.hasDocument) analyze(null);
+}
+
 $("encoding").addEventListener("change", () => {
-  if (requests.hasDocument) analyze(null);
+  // A tokenizer that is not the chosen model's means no model.
+  const model = modelOf($("model").value);
+  if (model && model.tokenizer !== $("encoding").value) {
+    $("model").value = "";
+    chooseModel();
+  }
+  recountText();
 });
+$("model").addEventListener("change", chooseModel);
 $("more").addEventListener("click", showMore);
 
 // The worked example of "How it is computed", from the defaults, in the page's numbers.
@@ -276,5 +502,6 @@ onLanguageChange(() => {
 });
 
 showExample();
-recalculate();
+if ($("model").value) chooseModel(); // from the URL
+else recalculate();
 applyEmbedMode();

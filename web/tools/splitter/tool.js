@@ -1,14 +1,19 @@
-// The text splitter: DOM only. The document and the settings go to the worker, which
-// splits with the Python core; thousands of chunks scroll smoothly because only the cards
-// in view are in the DOM.
-import { fixed, msg, onLanguageChange, percent, show, showText, t } from "../../i18n/i18n.js";
+// The text splitter: DOM only. Documents and settings go to the worker, which splits them
+// with the Python core. One document (pasted, or one file) or a corpus (several files, a
+// folder, a .zip): files are read and sent one at a time, so memory holds one file; the
+// chunks of every document scroll in one list that draws only the cards in view, asking
+// the core for them page by page.
+import { SPEC } from "../../spec.js";
+import { fixed, integer, msg, onLanguageChange, percent, show, showText, t } from "../../i18n/i18n.js";
+import { Cancelled } from "../../core/bridge.js";
 import { $, debounce } from "../../ui/dom.js";
 import { TEXT_DEBOUNCE_MS } from "../../ui/document.js";
 import { applyEmbedMode } from "../../ui/embed-mode.js";
-import { internalError, showErrors, showNotes } from "../../ui/errors.js";
+import { errorMessage, internalError, showErrors, showNotes } from "../../ui/errors.js";
+import { expandArchives, loadFiles } from "../../ui/corpus.js";
 import { numberOptions } from "../../ui/form.js";
 import { startPage } from "../../ui/page.js";
-import { DocumentRequests } from "../../ui/request.js";
+import { countAnalysis, DocumentRequests } from "../../ui/request.js";
 import { bindCopyButton, pyString, shellWord, showSnippets } from "../../ui/snippets.js";
 import { bindCoreStatus } from "../../ui/status.js";
 import { bindUrlState } from "../../ui/url-state.js";
@@ -16,6 +21,10 @@ import { bindUrlState } from "../../ui/url-state.js";
 // Cards have a fixed height (style.css .chunk-card) so the list can place them by index.
 const CARD_HEIGHT = 208;
 const OVERSCAN = 4;
+const PAGE_SIZE = 200;
+// A corpus up to this many characters keeps each document's encoding in the core, so a
+// new setting re-packs without encoding again; a bigger one is encoded again (memory).
+const KEEP_PREPARED_CHARS = 10_000_000;
 
 // A failed split keeps the previous chunks unless it failed on the document itself.
 const DOCUMENT_FIELDS = ["text", "file"];
@@ -31,29 +40,71 @@ const requests = new DocumentRequests(core, {
 });
 // A file's name; "" for typed text; a message of the catalog for a large paste.
 let documentName = "";
-// The chunks of the last split, page by page as the core sends them (records.page_columns):
-// {doc, length, pages: Map(first -> page)}; a card reads its chunk with chunkAt.
-let chunks = { doc: null, length: 0, pages: new Map() };
-let exported = null;
-const PAGE_SIZE = 200;
+// The documents whose chunks are shown, in source order: {doc, source, name, chars, kind,
+// tokens, count, largest, error} (error: why a file of a corpus was not split).
+let entries = [];
+let corpusMode = false;
+// The list: the entries with chunks (one of them when filtered), their first global index,
+// and the pages of chunks the core sent, by "doc:first" (records.page_columns).
+let view = { parts: [], starts: [0], length: 0, pages: new Map() };
+let exported = new Map();
+let lastResult = null;
+
+function modelOf(sizer) {
+  return sizer.startsWith("model:") ? SPEC.models.find((m) => m.id === sizer.slice(6)) : null;
+}
 
 function settings() {
   const sizer = $("sizer").value;
+  const model = modelOf(sizer);
+  const counted = model ? { model: model.id, prefix: $("prefix").checked }
+    : sizer === "estimate" ? { chars_per_token: $("chars_per_token").value } : { encoding: sizer };
   return {
     by: $("by").value,
     chunk_size: $("chunk_size").value,
     overlap: $("overlap").value,
-    ...(sizer === "estimate" ? { chars_per_token: $("chars_per_token").value } : { encoding: sizer }),
+    context: $("context").value,
+    ...counted,
     ...numberOptions(),
   };
 }
 
 function clearResults() {
-  chunks = { doc: null, length: 0, pages: new Map() };
-  exported = null;
+  entries = [];
+  view = { parts: [], starts: [0], length: 0, pages: new Map() };
+  exported = new Map();
+  lastResult = null;
   $("split-results").hidden = true;
+  $("corpus").hidden = true;
+  $("extracted").hidden = true;
   $("text-notes").replaceChildren();
   resetCards();
+}
+
+// The size the page put in the box for a model (a person's own number is never replaced).
+let autoSize = $("chunk_size").defaultValue;
+
+/** What a chosen model reads: its limit, its special tokens and the largest chunk (the size's hint). */
+function showModel() {
+  const model = modelOf($("sizer").value);
+  // A model's largest chunk is its default size: put it in the box unless a person typed their own.
+  const wanted = model ? String(model.limit - model.special_tokens) : $("chunk_size").defaultValue;
+  if ($("chunk_size").value === autoSize && wanted !== autoSize) {
+    $("chunk_size").value = wanted;
+    autoSize = wanted;
+  }
+  $("ratio-field").hidden = $("sizer").value !== "estimate";
+  $("prefix-field").hidden = !model?.document_prefix;
+  if (!model) {
+    showText($("model-hint"), "");
+    showText($("size-hint"), "");
+    return;
+  }
+  show($("model-hint"), "model.hint", { model: model.id, limit: model.limit, special: model.special_tokens,
+    dims: model.dimensions, tokenizer: model.tokenizer });
+  const largest = model.limit - model.special_tokens;
+  show($("size-hint"), model.document_prefix ? "model.size_hint_prefix" : "model.size_hint",
+    { largest, prefix: model.document_prefix.trim() });
 }
 
 function renderStats(result) {
@@ -67,7 +118,8 @@ function renderStats(result) {
   show($("s-overlap"), "value.of_total", { tokens: s.overlap_tokens, share: percent(s.overlap_percent / 100) });
   const exact = result.tokenizer.startsWith("chars/")
     ? msg("split.estimate", { ratio: Number(result.tokenizer.slice(6)) })
-    : msg("split.exact", { encoding: result.tokenizer });
+    : result.model ? msg("split.exact_model", { model: result.model, encoding: result.tokenizer })
+      : msg("split.exact", { encoding: result.tokenizer });
   const by = msg(`split.by_name_${result.by}`);
   show($("s-tokenizer"), "{exact} {target}", { exact, target: msg("split.target", { size: result.size, overlap: result.overlap, by }) });
   const most = Math.max(1, ...s.histogram.map((b) => b.count));
@@ -90,56 +142,88 @@ function renderStats(result) {
   );
 }
 
+// --- the list of chunks ------------------------------------------------------------------
+
+/** Show the chunks of `parts` (entries with chunks), from the first page each already has. */
+function showChunks(parts, firstPages = new Map()) {
+  const starts = [0];
+  for (const part of parts) starts.push(starts[starts.length - 1] + part.count);
+  view = { parts, starts, length: starts[starts.length - 1], pages: firstPages };
+  $("chunk-list").scrollTop = 0;
+  resetCards();
+  renderVisible();
+}
+
+/** The entry and local index of global chunk `i` (binary search over the parts' starts). */
+function locate(i) {
+  let low = 0;
+  let high = view.parts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (view.starts[mid] <= i) low = mid;
+    else high = mid - 1;
+  }
+  return [view.parts[low], i - view.starts[low]];
+}
+
 /**
- * Chunk `i` as the core sent it (numbers from the page's columns, texts sliced from its one
- * string), or null while its page is on its way (asked for here, once).
+ * Chunk `i` as the core sent it (numbers from its page's columns, texts sliced from the
+ * page's one string), or null while its page is on its way (asked for here, once).
  */
 function chunkAt(i) {
-  const first = i - (i % PAGE_SIZE);
-  const page = chunks.pages.get(first);
+  const [part, local] = locate(i);
+  const first = local - (local % PAGE_SIZE);
+  const key = `${part.doc}:${first}`;
+  const page = view.pages.get(key);
   if (!page) {
-    requestPage(first);
+    requestPage(part, first, key);
     return null;
   }
   if (page.loading) return null;
-  const k = i - first;
+  const k = local - first;
   const from = page.offsets[k];
   const head = from + page.overlap[k];
   return {
-    id: page.id[k], start: page.start[k], end: page.end[k], content_start: page.content_start[k], tokens: page.tokens[k],
-    overlap_tokens: page.overlap_tokens[k], heading_path: page.paths[page.path[k]],
+    index: i, id: page.id[k], start: page.start[k], end: page.end[k], content_start: page.content_start[k],
+    tokens: page.tokens[k], overlap_tokens: page.overlap_tokens[k], heading_path: page.paths[page.path[k]],
+    source: corpusMode ? part.source : "",
     overlap_text: page.texts.slice(from, head), new_text: page.texts.slice(head, page.offsets[k + 1]),
   };
 }
 
-/** Ask the core for the page of chunks that starts at `first`; the cards are drawn when it comes. */
-async function requestPage(first) {
-  const asked = chunks;
-  asked.pages.set(first, { loading: true });
-  const reply = await core.request("chunks", { doc: asked.doc, first, count: PAGE_SIZE }).catch(() => null);
-  if (asked !== chunks) return; // a newer split replaced these chunks
+/** Ask the core for a page of a document's chunks; its cards are drawn when it comes. */
+async function requestPage(part, first, key) {
+  const asked = view;
+  asked.pages.set(key, { loading: true });
+  const reply = await core.request("chunks", { doc: part.doc, first, count: PAGE_SIZE }).catch(() => null);
+  if (asked !== view) return; // a newer split replaced these chunks
   if (!reply?.ok) {
-    asked.pages.delete(first);
+    asked.pages.delete(key);
     return;
   }
-  asked.pages.set(first, reply.result);
+  asked.pages.set(key, reply.result);
+  const focused = [...rendered].find(([, card]) => card.dataset.pending && card.contains(document.activeElement));
   for (const [id, card] of rendered) {
-    if (id >= first && id < first + PAGE_SIZE && card.dataset.pending) {
+    if (card.dataset.pending) {
       card.remove();
       rendered.delete(id);
     }
   }
   renderVisible();
+  if (focused) rendered.get(focused[0])?.focus();
 }
 
 /** A card's place while its chunk's page is on its way. */
 function pendingCard(i) {
   const card = document.createElement("article");
   card.className = "chunk-card";
+  card.tabIndex = 0;
   card.dataset.id = String(i);
   card.dataset.pending = "true";
   card.style.top = `${i * CARD_HEIGHT}px`;
   card.setAttribute("aria-busy", "true");
+  card.setAttribute("aria-setsize", String(view.length));
+  card.setAttribute("aria-posinset", String(i + 1));
   const meta = document.createElement("p");
   meta.className = "meta";
   show(meta, "split.meta_loading", { n: i + 1 });
@@ -153,15 +237,15 @@ function chunkCard(chunk) {
   const card = document.createElement("article");
   card.className = "chunk-card";
   card.tabIndex = 0;
-  card.setAttribute("aria-setsize", String(chunks.length));
-  card.setAttribute("aria-posinset", String(chunk.id + 1));
-  card.setAttribute("aria-labelledby", `chunk-meta-${chunk.id}`);
-  card.style.top = `${chunk.id * CARD_HEIGHT}px`;
-  card.dataset.id = String(chunk.id);
+  card.setAttribute("aria-setsize", String(view.length));
+  card.setAttribute("aria-posinset", String(chunk.index + 1));
+  card.setAttribute("aria-labelledby", `chunk-meta-${chunk.index}`);
+  card.style.top = `${chunk.index * CARD_HEIGHT}px`;
+  card.dataset.id = String(chunk.index);
   const meta = document.createElement("p");
   meta.className = "meta";
-  meta.id = `chunk-meta-${chunk.id}`;
-  const where = chunk.heading_path.length ? ` · ${chunk.heading_path.join(" › ")}` : "";
+  meta.id = `chunk-meta-${chunk.index}`;
+  const where = (chunk.source ? ` · ${chunk.source}` : "") + (chunk.heading_path.length ? ` · ${chunk.heading_path.join(" › ")}` : "");
   const numbers = { n: chunk.id + 1, tokens: chunk.tokens, overlap: chunk.overlap_tokens };
   show(meta, "{text}{where}", { text: msg(chunk.overlap_tokens ? "split.meta_overlap" : "split.meta", numbers), where });
   const body = document.createElement("pre");
@@ -191,9 +275,9 @@ function resetCards() {
 
 function renderVisible() {
   const list = $("chunk-list");
-  $("chunk-spacer").style.height = `${chunks.length * CARD_HEIGHT}px`;
+  $("chunk-spacer").style.height = `${view.length * CARD_HEIGHT}px`;
   const first = Math.max(0, Math.floor(list.scrollTop / CARD_HEIGHT) - OVERSCAN);
-  const last = Math.min(chunks.length, Math.ceil((list.scrollTop + list.clientHeight) / CARD_HEIGHT) + OVERSCAN);
+  const last = Math.min(view.length, Math.ceil((list.scrollTop + list.clientHeight) / CARD_HEIGHT) + OVERSCAN);
   for (const [id, card] of rendered) {
     // A focused card out of view stays: removing it would drop the focus to the page.
     if ((id < first || id >= last) && !card.contains(document.activeElement)) {
@@ -217,7 +301,7 @@ function renderVisible() {
 
 /** Focus the card of chunk `id` (rendering it first when it is out of view). */
 function focusCard(id) {
-  if (id < 0 || id >= chunks.length) return;
+  if (id < 0 || id >= view.length) return;
   const list = $("chunk-list");
   if (!rendered.has(id)) {
     list.scrollTop = id * CARD_HEIGHT;
@@ -266,99 +350,377 @@ $("chunk-list").addEventListener("scroll", () => {
   frame = requestAnimationFrame(renderVisible);
 });
 
+// --- one document --------------------------------------------------------------------------
+
 function runSplit(document, name = null) {
   // A new document is split with the settings as they are now: a re-split they scheduled is moot.
   if (document !== null) resplit.cancel();
   const previousName = documentName;
+  const previousMode = corpusMode;
   if (name !== null) documentName = name;
+  if (document !== null) corpusMode = false;
   return requests.send("split", { ...settings(), name: fileName() }, document, {
-    // The core kept the previous document: so does its name.
+    // The core kept the previous document: so do its name and its view.
     refused: () => {
       documentName = previousName;
+      corpusMode = previousMode;
     },
-    done: (result) => {
-      exported = null;
-      chunks = { doc: result.doc, length: result.count, pages: new Map([[0, result.page]]) };
+    done: (result, loaded) => {
+      exported = new Map();
+      lastResult = result;
+      entries = [{ doc: result.doc, source: fileName(), name: fileName(), chars: result.chars, kind: result.kind,
+        tokens: result.tokens, count: result.count, largest: result.largest }];
       showNotes($("text-notes"), result);
       requests.status.show(documentName ? "status.split_named" : "status.split", { name: documentName, chunks: result.stats.chunks, chars: result.chars });
       renderStats(result);
       splitSnippets(result);
+      $("corpus").hidden = true;
+      $("filter-field").hidden = true;
+      $("extracted").hidden = !["html", "pdf", "docx", "epub", "ipynb", "rst"].includes(loaded?.kind);
+      $("extracted-text").textContent = "";
       $("split-results").hidden = false;
-      $("chunk-list").scrollTop = 0;
-      resetCards();
-      renderVisible();
+      showChunks(result.count ? [entries[0]] : [], new Map([[`${result.doc}:0`, result.page]]));
     },
   });
 }
 
+// --- a corpus ----------------------------------------------------------------------------
+
+let corpusRun = 0;
+
+/** Read, load and split each file in turn (a .zip's documents too); then show the corpus. */
+async function runCorpus(files) {
+  try {
+    await loadCorpus(files);
+  } finally {
+    countAnalysis();
+  }
+}
+
+async function loadCorpus(files) {
+  resplit.cancel();
+  const run = ++corpusRun;
+  requests.seq++; // a single-document reply still on its way is moot
+  documentName = "";
+  const expanded = await expandArchives(files);
+  const keep = expanded.reduce((sum, f) => sum + f.size, 0) <= KEEP_PREPARED_CHARS;
+  const previous = entries.filter((e) => e.doc);
+  const loaded = [];
+  showErrors([], slots);
+  try {
+    for await (const entry of loadFiles(core, expanded, requests.status, "status.corpus_progress")) {
+      if (run !== corpusRun) {
+        if (entry.doc) core.request("drop", { doc: entry.doc });
+        return;
+      }
+      loaded.push(Object.assign(entry, { tokens: 0, count: 0, largest: 0 }));
+      if (entry.doc) await splitEntry(entry, keep);
+      if (run !== corpusRun) return;
+    }
+  } catch (error) {
+    if (!(error instanceof Cancelled)) throw error;
+    if (run === corpusRun) {
+      requests.status.show("status.cancelled_split");
+      for (const entry of loaded) if (entry.doc) core.request("drop", { doc: entry.doc });
+    }
+    return;
+  }
+  // The new corpus stands: the documents of the last one go.
+  for (const entry of previous) core.request("drop", { doc: entry.doc });
+  corpusMode = true;
+  entries = loaded;
+  requests.doc = null;
+  requests.hasDocument = entries.some((e) => e.doc);
+  await showCorpus(run);
+}
+
+/** Split one loaded document of the corpus with the settings of the page (no chunks sent back yet). */
+async function splitEntry(entry, keep) {
+  const reply = await core.request("split", { ...settings(), doc: entry.doc, page_size: 0, keep_prepared: keep });
+  if (!reply.ok) {
+    entry.error = (reply.errors ?? [internalError(reply.internal)])[0];
+    entry.count = 0;
+    return reply;
+  }
+  lastResult = reply.result;
+  Object.assign(entry, { tokens: reply.result.tokens, count: reply.result.count, largest: reply.result.largest,
+    error: null, notes: reply.result.note_details });
+  return reply;
+}
+
+/** Split every document of the corpus again with the current settings. */
+async function resplitCorpus() {
+  try {
+    await resplitEach();
+  } finally {
+    countAnalysis();
+  }
+}
+
+async function resplitEach() {
+  const run = ++corpusRun;
+  const keep = entries.reduce((sum, e) => sum + e.chars, 0) <= KEEP_PREPARED_CHARS;
+  showErrors([], slots);
+  const live = entries.filter((e) => e.doc);
+  try {
+    for (let i = 0; i < live.length; i++) {
+      requests.status.show("status.corpus_resplit", { done: i, total: live.length }, true);
+      const reply = await splitEntry(live[i], keep);
+      if (run !== corpusRun) return;
+      // A setting the core refuses is refused for every document: say it once, at its field.
+      if (!reply.ok && !DOCUMENT_FIELDS.includes(live[i].error?.field)) {
+        requests.status.show("");
+        showErrors([live[i].error], slots);
+        return;
+      }
+    }
+  } catch (error) {
+    if (error instanceof Cancelled && run === corpusRun) requests.status.show("status.cancelled_split");
+    return;
+  }
+  await showCorpus(run);
+}
+
+async function showCorpus(run) {
+  const done = entries.filter((e) => e.doc && !e.error);
+  const reply = await core.request("corpus", { docs: done.map((e) => e.doc) });
+  if (run !== corpusRun || !reply.ok) return;
+  exported = new Map();
+  const skipped = entries.length - done.length;
+  requests.status.show("status.corpus_done", { documents: done.length, skipped, chunks: reply.result.stats.chunks });
+  renderStats({ ...(lastResult ?? {}), stats: reply.result.stats, tokenizer: lastResult?.tokenizer ?? "", model: lastResult?.model,
+    by: lastResult?.by ?? $("by").value, size: lastResult?.size ?? 0, overlap: lastResult?.overlap ?? 0 });
+  if (lastResult) splitSnippets(lastResult, true);
+  renderDocuments();
+  renderFilter();
+  $("text-notes").replaceChildren();
+  $("extracted").hidden = true;
+  $("corpus").hidden = false;
+  $("split-results").hidden = false;
+  showChunks(done.filter((e) => e.count));
+}
+
+// --- the table of documents ------------------------------------------------------------
+
+let sortKey = "source";
+let sortDown = false;
+
+function renderDocuments() {
+  const rows = [...entries].sort((a, b) => {
+    const x = a[sortKey];
+    const y = b[sortKey];
+    const order = typeof x === "string" ? x.localeCompare(y) : x - y;
+    return sortDown ? -order : order;
+  });
+  $("documents-body").replaceChildren(...rows.map((entry) => {
+    const row = document.createElement("tr");
+    const cells = [entry.source, entry.error ? "—" : integer(entry.chars), entry.error ? "—" : integer(entry.tokens),
+      entry.error ? "—" : integer(entry.count), entry.error ? "—" : integer(entry.largest),
+      entry.error ? errorMessage(entry.error) : entry.kind && !["markdown", "text"].includes(entry.kind) ? msg(`kind.${entry.kind}`) : ""];
+    cells.forEach((value, index) => {
+      const cell = document.createElement(index ? "td" : "th");
+      if (!index) cell.scope = "row";
+      cell.textContent = value;
+      row.append(cell);
+    });
+    if (entry.error) row.className = "skipped";
+    return row;
+  }));
+  const done = entries.filter((e) => !e.error);
+  const total = document.createElement("th");
+  total.scope = "row";
+  show(total, "corpus.total", { documents: done.length, skipped: entries.length - done.length });
+  const sum = (key) => integer(done.reduce((s, e) => s + e[key], 0));
+  const largest = integer(Math.max(0, ...done.map((e) => e.largest)));
+  $("documents-total").replaceChildren(total, ...[sum("chars"), sum("tokens"), sum("count"), largest, ""].map((value) => {
+    const cell = document.createElement("td");
+    cell.textContent = value;
+    return cell;
+  }));
+  for (const button of document.querySelectorAll("#documents thead button")) {
+    const header = button.parentElement;
+    if (button.dataset.sort === sortKey) header.setAttribute("aria-sort", sortDown ? "descending" : "ascending");
+    else header.removeAttribute("aria-sort");
+  }
+}
+
+$("documents").querySelector("thead").addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-sort]");
+  if (!button) return;
+  sortDown = sortKey === button.dataset.sort ? !sortDown : false;
+  sortKey = button.dataset.sort;
+  renderDocuments();
+});
+
+function renderFilter() {
+  const done = entries.filter((e) => e.doc && !e.error && e.count);
+  const select = $("filter");
+  select.replaceChildren(select.options[0], ...done.map((entry) => new Option(entry.source, entry.doc)));
+  select.value = "";
+  $("filter-field").hidden = done.length < 2;
+}
+
+$("filter").addEventListener("change", () => {
+  const done = entries.filter((e) => e.doc && !e.error && e.count);
+  showChunks($("filter").value ? done.filter((e) => e.doc === $("filter").value) : done);
+});
+
+// --- downloads, snippets, the extracted text, the comparison ----------------------------------
+
 const fileName = () => (typeof documentName === "string" ? documentName : "");
 
 function fileStem() {
-  return (fileName() || "document.md").replace(/\.[^.]*$/, "");
+  return corpusMode ? "corpus" : (fileName() || "document.md").replace(/\.[^.]*$/, "");
 }
 
-function splitSnippets(result) {
-  const source = fileName() || "document.md";
+function splitSnippets(result, corpus = false) {
+  const source = corpus ? "docs" : fileName() || "document.md";
   const estimate = result.tokenizer.startsWith("chars/");
-  const counted = result.model ? `model=${pyString(result.model)}`
+  const counted = result.model ? `model=${pyString(result.model)}${result.prefix ? ", prefix=True" : ""}`
     : `tokenizer=${estimate ? `ragchunk.CharEstimate(${result.tokenizer.slice(6)})` : pyString(result.tokenizer)}`;
   const context = result.context && result.context !== "none" ? `, context=${pyString(result.context)}` : "";
   const flags = result.model ? `--model ${result.model}`
     : estimate ? `--chars-per-token ${result.tokenizer.slice(6)}` : `--encoding ${result.tokenizer}`;
+  const options = `options = ragchunk.SplitOptions(by=${pyString(result.by)}, size=${result.size}, overlap=${result.overlap}, ${counted}${context})`;
+  const python = corpus ? [
+    "from pathlib import Path",
+    "",
+    "import ragchunk",
+    "",
+    options,
+    `folder = Path(${pyString(source)})`,
+    "files = sorted(p for p in folder.rglob(\"*\") if p.is_file() and not any(s.startswith(\".\") for s in p.relative_to(folder).parts))",
+    "results = list(ragchunk.split_corpus(((p.relative_to(folder).as_posix(), p.read_bytes()) for p in files), options))",
+    "print(sum(r.chunks for r in results), sum(sum(r.chunk_tokens) for r in results))",
+    `Path(${pyString(fileStem() + ".chunks.jsonl")}).write_text("".join(r.jsonl for r in results), encoding="utf-8")`,
+    "",
+  ] : [
+    "from pathlib import Path",
+    "",
+    "import ragchunk",
+    "",
+    options,
+    `result = ragchunk.split_document(${pyString(source)}, Path(${pyString(source)}).read_bytes(), options)`,
+    "print(result.chunks, sum(result.chunk_tokens), result.overlap_tokens)",
+    `Path(${pyString(fileStem() + ".chunks.jsonl")}).write_text(result.jsonl, encoding="utf-8")`,
+    "",
+  ];
   showSnippets(
-    [
-      "from pathlib import Path",
-      "",
-      "import ragchunk",
-      "",
-      `options = ragchunk.SplitOptions(by=${pyString(result.by)}, size=${result.size}, overlap=${result.overlap}, ${counted}${context})`,
-      `result = ragchunk.split_document(${pyString(source)}, Path(${pyString(source)}).read_bytes(), options)`,
-      "print(result.chunks, sum(result.chunk_tokens), result.overlap_tokens)",
-      `Path(${pyString(fileStem() + ".chunks.jsonl")}).write_text(result.jsonl, encoding="utf-8")`,
-      "",
-    ].join("\n"),
+    python.join("\n"),
     `python -m ragchunk split ${shellWord(source)} --by ${result.by} --size ${result.size} --overlap ${result.overlap} ` +
-      `${flags}${context ? ` --context ${result.context}` : ""} -o ${shellWord(fileStem() + ".chunks.jsonl")} --stats`,
+      `${flags}${result.prefix ? " --prefix" : ""}${context ? ` --context ${result.context}` : ""} -o ${shellWord(fileStem() + ".chunks.jsonl")} --stats`,
   );
 }
 
-async function download() {
+const shownDocs = () => (corpusMode ? entries.filter((e) => e.doc && !e.error).map((e) => e.doc) : [requests.doc]);
+
+async function download(format) {
   if (!requests.hasDocument) return;
-  exported ??= core.request("export", { doc: requests.doc });
-  const reply = await exported;
+  if (!exported.has(format)) exported.set(format, core.request("export", { docs: shownDocs(), format }));
+  const reply = await exported.get(format);
   if (!reply.ok) {
     showErrors(reply.errors ?? [internalError(reply.internal)], slots);
-    exported = null;
+    exported.delete(format);
     return;
   }
-  const blob = new Blob([reply.result.jsonl], { type: "application/x-ndjson" });
+  const langchain = format === "langchain";
+  save(langchain ? reply.result.json : reply.result.jsonl, `${fileStem()}.${langchain ? "langchain.json" : "chunks.jsonl"}`,
+    langchain ? "application/json" : "application/x-ndjson");
+}
+
+function save(text, name, type) {
+  const blob = new Blob([text], { type });
   const link = document.createElement("a");
   link.href = URL.createObjectURL(blob);
-  link.download = `${fileStem()}.chunks.jsonl`;
+  link.download = name;
   document.body.append(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
+let extracted = null;
+
+async function extractedText() {
+  extracted ??= core.request("text", { doc: requests.doc }).then((reply) => (reply.ok ? reply.result.text : ""));
+  return extracted;
+}
+
+$("extracted").addEventListener("toggle", async () => {
+  if ($("extracted").open && !$("extracted-text").textContent) $("extracted-text").textContent = await extractedText();
+});
+$("download-text").addEventListener("click", async () => save(await extractedText(), `${fileStem()}.extracted.md`, "text/markdown"));
+
+async function runCompare() {
+  if (!requests.hasDocument) return;
+  const { by, context, prefix, ...counted } = settings();
+  show($("compare-status"), "compare.busy");
+  let reply;
+  try {
+    reply = await core.request("compare", { ...counted, docs: shownDocs() });
+  } catch {
+    showText($("compare-status"), "");
+    return;
+  }
+  if (!reply.ok) {
+    showText($("compare-status"), errorMessage((reply.errors ?? [internalError(reply.internal)])[0]));
+    return;
+  }
+  showText($("compare-status"), "");
+  const rows = reply.result.rows;
+  $("compare-body").replaceChildren(...rows.map((row) => {
+    const tr = document.createElement("tr");
+    const method = document.createElement("th");
+    method.scope = "row";
+    show(method, `compare.method_${row.method}`);
+    const values = [integer(row.chunks), integer(row.tokens), row.cost === null ? "—" : fixed(row.cost, 6),
+      `${integer(row.min_tokens)} / ${integer(row.median_tokens)} / ${integer(row.max_tokens)}`,
+      percent(row.mid_sentence), percent(row.with_heading)];
+    tr.append(method, ...values.map((value) => {
+      const cell = document.createElement("td");
+      cell.textContent = value;
+      return cell;
+    }));
+    return tr;
+  }));
+  $("compare-table").hidden = false;
+}
+
+// --- wiring ------------------------------------------------------------------------------
+
 const resplit = debounce(() => {
-  if (requests.hasDocument) runSplit(null);
+  if (!requests.hasDocument) return;
+  if (corpusMode) resplitCorpus();
+  else runSplit(null);
 }, TEXT_DEBOUNCE_MS);
 
 function onSettings() {
-  $("ratio-field").hidden = $("sizer").value !== "estimate";
+  showModel();
+  $("compare-table").hidden = true;
   resplit();
 }
 
 bindCoreStatus(core, { onTaskProgress: (stage, done, total) => requests.status.progress(stage, done, total) });
-requests.bindInput((document, name) => runSplit(document, name));
+requests.bindInput((document, name) => {
+  extracted = null;
+  return runSplit(document, name);
+}, (files) => {
+  extracted = null;
+  return runCorpus(files);
+});
 // A new language can change what a typed number means ("3,5" is 3.5 in Russian): split again.
-onLanguageChange(() => onSettings());
+onLanguageChange(() => {
+  onSettings();
+  if (corpusMode) renderDocuments();
+});
 $("settings").addEventListener("input", onSettings);
 $("settings").addEventListener("change", onSettings);
 $("settings").addEventListener("submit", (event) => event.preventDefault());
-bindUrlState({ by: $("by"), size: $("chunk_size"), overlap: $("overlap"), sizer: $("sizer"), cpt: $("chars_per_token") });
+bindUrlState({ by: $("by"), size: $("chunk_size"), overlap: $("overlap"), sizer: $("sizer"), cpt: $("chars_per_token"),
+  context: $("context") });
 bindCopyButton();
-$("download").addEventListener("click", download);
-$("ratio-field").hidden = $("sizer").value !== "estimate";
+$("download").addEventListener("click", () => download("jsonl"));
+$("download-langchain").addEventListener("click", () => download("langchain"));
+$("compare-run").addEventListener("click", runCompare);
+showModel();
 applyEmbedMode();
