@@ -11,7 +11,7 @@ in precision and IoU).
 Rows, at each target (128, 256, 512 cl100k_base tokens), each without overlap and with
 ``target // 8`` tokens of overlap (16, 32, 64): ragchunk ``split`` by headings, paragraphs
 and sentences; ``ragchunk default`` (``split(text, size=target)``: by headings, overlap
-64); fixed token windows (``ragchunk.windows``); LangChain
+``target // 8``, the library's default share); fixed token windows (``ragchunk.windows``); LangChain
 ``RecursiveCharacterTextSplitter.from_tiktoken_encoder``; chonkie ``RecursiveChunker`` (no
 overlap setting); LlamaIndex ``SentenceSplitter``; semantic-text-splitter
 ``MarkdownSplitter`` and ``TextSplitter`` (``from_tiktoken_model("gpt-4")``, cl100k_base).

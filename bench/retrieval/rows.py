@@ -73,13 +73,13 @@ def ragchunk_rows(target: int, overlap: int, levels: tuple[str, ...] = ("heading
 
 
 def default_row(target: int) -> Row:
-    """``split(text, size=target)``: every other setting the library's default."""
+    """``split(text, size=target)``: every other setting the library's default (overlap: an eighth of the size)."""
     def run(text: str) -> Spans:
         return [(c.start, c.end, c.text) for c in split(text, size=target).chunks]
 
-    from ragchunk.settings import DEFAULT_OVERLAP
+    from ragchunk.options import SplitOptions
 
-    return Row("ragchunk default", "ragchunk", DEFAULT_OVERLAP, run)
+    return Row("ragchunk default", "ragchunk", SplitOptions(size=target).overlap, run)
 
 
 def fixed_row(target: int, overlap: int) -> Row:

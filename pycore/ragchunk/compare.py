@@ -12,7 +12,7 @@ up over the corpus.
 
 >>> rows = compare([("a.md", "# A\\n\\nOne sentence here. Another one.\\n\\n## B\\n\\nMore.")], size=8, overlap=0)
 >>> [(row.method, row.chunks) for row in rows]
-[('fixed', 2), ('headings', 3), ('paragraphs', 3), ('sentences', 2)]
+[('fixed', 2), ('headings', 2), ('paragraphs', 2), ('sentences', 2)]
 """
 
 from __future__ import annotations

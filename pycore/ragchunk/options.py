@@ -14,7 +14,7 @@ from .calculator import check_chunking
 from .context import CONTEXT_CHOICES
 from .errors import RagchunkError
 from .fields import ErrorCollector, FormErrors, read_count, read_ratio, shown
-from .settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP, MAX_CHUNK_SIZE
+from .settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP_SHARE, MAX_CHUNK_SIZE
 from .sizing import Sizing, sizing_for
 from .structure import BY_CHOICES
 from .models import Model, get_model
@@ -48,11 +48,15 @@ class SplitOptions:
     default the ``model``'s tokenizer, else :data:`DEFAULT_ENCODING`. With a ``model``
     (see :mod:`ragchunk.models`) the size may not exceed what it reads whole — its limit
     less its special tokens, and less its document prefix when ``prefix`` — and defaults
-    to that; without one it defaults to :data:`DEFAULT_CHUNK_SIZE`. ``sizing`` is the
-    tokenizer choice resolved. Raises :class:`RagchunkError` naming the field.
+    to that; without one it defaults to :data:`DEFAULT_CHUNK_SIZE`. ``overlap`` defaults to
+    an eighth of the size (:data:`DEFAULT_OVERLAP_SHARE`), so a chunk repeats the same share
+    of its neighbour at every size. ``sizing`` is the tokenizer choice resolved. Raises
+    :class:`RagchunkError` naming the field.
 
     >>> SplitOptions(by="sentences", size=128, overlap=16).sizing.name
     'cl100k_base'
+    >>> SplitOptions().overlap, SplitOptions(size=128).overlap, SplitOptions(size=7).overlap
+    (64, 16, 0)
     >>> options = SplitOptions(model="e5-small-v2", prefix=True, overlap=32)
     >>> options.size, options.sizing.name
     (508, 'bert-base-uncased')
@@ -64,7 +68,7 @@ class SplitOptions:
 
     by: str = "headings"
     size: int | None = None
-    overlap: int = DEFAULT_OVERLAP
+    overlap: int | None = None
     tokenizer: Any = None
     model: str | None = None
     prefix: bool = False
@@ -95,7 +99,10 @@ class SplitOptions:
         size = self.size
         if size is None:
             size = model.max_chunk_tokens(self.prefix) if model is not None else DEFAULT_CHUNK_SIZE
-        size, overlap = check_chunking(size, self.overlap)
+        overlap = self.overlap
+        if overlap is None:
+            overlap = size // DEFAULT_OVERLAP_SHARE if isinstance(size, int) and not isinstance(size, bool) else 0
+        size, overlap = check_chunking(size, overlap)
         if model is not None:
             check_model_size(model, size, self.prefix)
         object.__setattr__(self, "tokenizer", tokenizer)

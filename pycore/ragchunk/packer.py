@@ -1,21 +1,31 @@
-"""The one algorithm: pack units greedily into chunks, cut a unit finer only when it cannot fit.
+"""The one algorithm: pack units greedily into full chunks, cut a unit only where it cannot fit.
 
 Units of the packed level (see :mod:`.structure`) go into the open chunk while it stays
-within its budget; a chunk ends when the next unit does not fit. A unit bigger than a
-chunk on its own is replaced by its children, which are packed among themselves, so a
-chunk never mixes the tail of a cut unit with what follows it. Spans are packed word by
-word or line by line; only a single word bigger than a chunk is cut inside, at a
-grapheme-cluster boundary (after a glued sentence end such as ``。`` when there is one in
-the second half of the piece). Every chunk after the first starts with a tail of the
-previous one (:mod:`.overlap`); when the next unit does not fit together with that tail,
-a shorter tail is taken, down to none, before the unit is cut finer. A word cut into
-pieces carries no overlap.
+within its budget. A unit that does not fit in the room left, but fits a chunk on its
+own, starts the next chunk: a block that fits is never cut. A unit too big for any chunk
+is cut where it stands: its children (sentences, items, lines, then words) continue the
+open chunk, so the chunk before it is filled up to the budget, and the open chunk after
+its last piece goes on with the units that follow. Sections are the exception, so that a
+chunk mixes two sections only where it would otherwise be small: a section too big for a
+chunk starts a new chunk and its last piece ends one, unless that chunk holds less than
+a quarter of its budget (then it is filled from, or goes on into, the neighbouring units).
+
+Spans are packed word by word or line by line. A span of words is cut at the last word
+end that fits, or, when the second half of the chunk has one, after the last sentence
+mark there (``.`` ``!`` ``?`` and the full stops of other scripts, before whitespace,
+even where no sentence starts, as in all-lowercase text), else at the last line end there,
+else after the last ``;`` or ``:``, else after the last ``,``. Only a single word bigger
+than a chunk is cut inside, at a grapheme-cluster boundary (after a glued sentence end
+such as ``。`` when there is one in the second half of the piece). Every chunk after the
+first starts with a tail of the previous one (:mod:`.overlap`); when the next unit does
+not fit together with that tail, a shorter tail is taken, down to none, before the unit
+is cut finer. A word cut into pieces carries no overlap.
 
 Packing uses the sizer's estimates; every chunk (and its overlap) is counted exactly once
 before it is emitted, and a chunk whose exact count exceeds its budget is shrunk (shorter
-tail, last unit dropped, or its unit cut finer) and counted again; each step removes
-something, so this ends. The budget of a chunk is ``budget(content_start)``: the chunk
-size, less whatever a prefix at that place will cost.
+tail, its last piece of words ended earlier, last unit dropped, or its unit cut finer) and
+counted again; each step removes something, so this ends. The budget of a chunk is
+``budget(content_start)``: the chunk size, less whatever a prefix at that place will cost.
 """
 
 from __future__ import annotations
@@ -27,17 +37,31 @@ from typing import Any
 from .errors import RagchunkError
 from .graphemes import floor_boundary
 from .overlap import Tails
-from .structure import LINES, WORDS, Unit, UnitTree
+from .structure import LINES, WORDS, Unit, UnitTree, is_sectional
 
 __all__ = ["Packer"]
 
-_CLOSE = None  # on the work stack: the units of one parent are done, close the chunk
+# On the work stack: the text is done, close the chunk.
+_CLOSE = None
+# On the work stack: the pieces of a cut section are done, close the chunk unless it is small.
+_SECTION_END = ()
+# The ``block`` of a piece of words or lines that does not start its unit (no sentence starts there).
+_CONTINUED = -2
+# A chunk under this share of its budget is small: sections may share it.
+_SMALL = 4
 
 _WORD = re.compile(r"\S+")
 _NONSPACE = re.compile(r"\S")
 _SPACE = re.compile(r"\s")
 # Where a too-long word is best cut: after a sentence end that needs no space (CJK, Hindi).
 _GLUED_END = re.compile(r"[。！？｡।॥!?][」』）】〕〉》\"'”’»)\]]*")
+
+# Where a span of words is best cut, best first: after a sentence mark, at a line end, after
+# a colon or semicolon, after a comma (each before whitespace). One mark, then closers: no
+# backtracking over runs.
+_CLAUSE_END = re.compile(r"(?P<stop>[.!?…。！？｡।॥])[\"')\]’”»」』）]*(?=\s)|(?P<line>\S)(?=[ \t]*[\r\n])"
+                         r"|(?P<semi>[;:])(?=\s)|(?P<comma>,)(?=\s)")
+_CLAUSE_KINDS = ("stop", "line", "semi", "comma")
 
 # emit(start, content_start, end, tokens, overlap_tokens) -> True when the caller wants a step to end there
 Emit = Callable[[int, int, int, int, int], bool]
@@ -90,31 +114,70 @@ class Packer:
                 self.due = False
                 yield
             unit = stack.pop()
-            if unit is _CLOSE:
+            if unit is _CLOSE or unit is _SECTION_END:
+                if unit is _SECTION_END and self._small():
+                    continue
                 rest = self._close()
                 if rest:  # dropped units still belong to this parent: close again after them
-                    stack.append(_CLOSE)
+                    stack.append(unit)
                     stack.extend(reversed(rest))
                 continue
             cur = self.cur
             if unit[2] >= WORDS:
-                if cur is not None:
+                if cur is None:
+                    yield from self._pack_span(unit[0], unit[1], unit[2], True, unit[3] != _CONTINUED)
+                elif not self._fill(unit, stack):
                     stack.append(unit)
                     stack.extend(reversed(self._close()))
-                    continue
-                yield from self._pack_span(unit[0], unit[1], unit[2])
                 continue
             if cur is not None:
                 if fits(cur.start, unit[1], cur.budget):
                     cur.units.append(unit)
                     cur.end = unit[1]
                     continue
-                stack.append(unit)
-                stack.extend(reversed(self._close()))
+                sectional = is_sectional(unit)
+                if self._fits_alone(unit) or (sectional and not self._small()):
+                    stack.append(unit)
+                    stack.extend(reversed(self._close()))
+                    continue
+                # Too big for any chunk: cut where it stands, its first pieces fill this chunk.
+                if sectional:
+                    stack.append(_SECTION_END)
+                stack.extend(reversed(children(unit)))
                 continue
             if not self._open(unit):
-                stack.append(_CLOSE)
+                if is_sectional(unit):
+                    stack.append(_SECTION_END)
                 stack.extend(reversed(children(unit)))
+
+    def _small(self) -> bool:
+        """Whether the open chunk holds at most a quarter of its budget (True when none is open)."""
+        cur = self.cur
+        return cur is None or self.sizer.fits(cur.start, cur.end, cur.budget // _SMALL)
+
+    def _fits_alone(self, unit: Unit) -> bool:
+        """Whether ``unit`` fits a chunk of its own (the exact count decides near the budget)."""
+        sizer = self.sizer
+        size = self.budget(unit[0])
+        if sizer.fits(unit[0], unit[1], size):
+            return True
+        return sizer.fits(unit[0], unit[1], size + 2 + size // 64) and sizer.exact(unit[0], unit[1]) <= size
+
+    def _fill(self, unit: Unit, stack: list) -> bool:
+        """Continue the open chunk with the first words or lines of span ``unit``; False when not even one fits."""
+        cur, text = self.cur, self.text
+        s, e, level = unit[0], unit[1], unit[2]
+        first_end = _segment_end(text, s, e, level)
+        aim = self.sizer.reach(cur.start, cur.budget, e)
+        if aim < first_end:
+            return False
+        end = self._cut(cur.start, cur.budget, aim, first_end, e, level)
+        cur.units.append(_piece(s, end, level, unit[3]))
+        cur.end = end
+        after = _next_start(text, end, e)
+        if after < e:
+            stack.append(_piece(after, e, level, _CONTINUED))
+        return True
 
     def _open(self, unit: Unit) -> bool:
         """Start a chunk with ``unit`` and the longest tail that fits with it; False if none fits."""
@@ -155,17 +218,40 @@ class Packer:
                     continue
             tokens = exact(cur.start, cur.end)
             if tokens <= size and self._accepts(cur.start, cur.content_start, cur.end, tokens):
-                self._emit(cur.start, cur.content_start, cur.end, tokens, overlap_tokens, [u[0] for u in units])
+                self._emit(cur.start, cur.content_start, cur.end, tokens, overlap_tokens,
+                           [u[0] for u in units if u[3] != _CONTINUED])
                 dropped.reverse()
                 return dropped
             if cur.tail is not None:
                 self._shorten(cur)
+            elif units[-1][2] >= WORDS and self._end_earlier(cur, tokens, dropped):
+                continue
             elif len(units) > 1:
                 dropped.append(units.pop())
                 cur.end = units[-1][1]
+            elif units[0][2] >= WORDS:
+                # One word or line: packed again on its own, where exact counts decide.
+                dropped.reverse()
+                return [units[0], *dropped]
             else:
                 dropped.reverse()
-                return [*self.tree.children(units[0]), _CLOSE, *dropped]
+                end = [_SECTION_END] if is_sectional(units[0]) else []
+                return [*self.tree.children(units[0]), *end, *dropped]
+
+    def _end_earlier(self, cur: _Open, tokens: int, dropped: list) -> bool:
+        """End the chunk's last piece of words or lines at least one segment earlier (the rest
+        goes to ``dropped``); False when that piece is a single word or line."""
+        text = self.text
+        s, e, level, mark = cur.units[-1][:4]
+        first_end = _segment_end(text, s, e, level)
+        if first_end >= e:
+            return False
+        aim = min(e - 1, self.sizer.reach(cur.start, max(1, 2 * cur.budget - tokens), e))
+        end = self._cut(cur.start, cur.budget, aim, first_end, e, level)
+        cur.units[-1] = _piece(s, end, level, mark)
+        cur.end = end
+        dropped.append(_piece(_next_start(text, end, e), e, level, _CONTINUED))
+        return True
 
     def _shorten(self, cur: _Open) -> None:
         """Replace the chunk's tail with the next shorter one (or none)."""
@@ -187,8 +273,13 @@ class Packer:
 
     # -- spans: word by word, line by line, piece by piece ----------------------------------
 
-    def _pack_span(self, s: int, e: int, level: int) -> Iterator[None]:
-        """Pack ``text[s:e]`` by words (``WORDS``) or lines (``LINES``), jumping by estimate."""
+    def _pack_span(self, s: int, e: int, level: int, leave_open: bool = False, starts_unit: bool = False
+                   ) -> Iterator[None]:
+        """Pack ``text[s:e]`` by words (``WORDS``) or lines (``LINES``), jumping by estimate.
+
+        With ``leave_open`` the last piece (counted and accepted) stays the open chunk, for
+        the units after the span; ``starts_unit``: ``s`` starts its unit (a sentence start).
+        """
         text, sizer, overlap, tails = self.text, self.sizer, self.overlap, self.tails
         est, exact = sizer.est, sizer.exact
         pos = s
@@ -206,7 +297,7 @@ class Packer:
                     continue
                 end = first_end
             else:
-                end = _segment_end_before(text, sizer.reach(start, size, e), first_end, e, level)
+                end = self._cut(start, size, sizer.reach(start, size, e), first_end, e, level)
             while True:
                 overlap_tokens = 0
                 if tail is not None:
@@ -218,7 +309,12 @@ class Packer:
                 tokens = exact(start, end)
                 content_start = pos if tail is None else tails.prev_end
                 if tokens <= size and self._accepts(start, content_start, end, tokens):
-                    self._emit(start, content_start, end, tokens, overlap_tokens, [])
+                    first = starts_unit and pos == s
+                    if leave_open and end >= e:
+                        self.cur = _Open(start, content_start, end, [_piece(pos, end, level, -1 if first else _CONTINUED)],
+                                         tail, size)
+                        return
+                    self._emit(start, content_start, end, tokens, overlap_tokens, [pos] if first else [])
                     if self.due:
                         self.due = False
                         yield
@@ -226,7 +322,7 @@ class Packer:
                 if end > first_end:
                     # Aim below by the excess; always at least one segment less.
                     aim = min(end - 1, sizer.reach(start, max(1, 2 * size - tokens), e))
-                    end = _segment_end_before(text, aim, first_end, e, level)
+                    end = self._cut(start, size, aim, first_end, e, level)
                 elif tail is not None:
                     tail = tails.choose(end, size, after=tail + 1)
                     start = pos if tail is None else tail
@@ -234,6 +330,25 @@ class Packer:
                     yield from self._too_big(pos, first_end, level)
                     break
             pos = _next_start(text, end, e)
+
+    def _cut(self, start: int, budget: int, aim: int, first_end: int, e: int, level: int) -> int:
+        """Where a chunk from ``start`` ends inside the span whose next segment ends at ``first_end``:
+        the last word or line end at or before ``aim``, or for words a better cut in the
+        second half of the chunk (see the module docstring)."""
+        text = self.text
+        end = _segment_end_before(text, aim, first_end, e, level)
+        if level != WORDS or end >= e:
+            return end
+        floor = max(first_end, self.sizer.reach(start, budget // 2, e))
+        if floor >= end:
+            return end
+        best: dict[str, int] = {}
+        for found in _CLAUSE_END.finditer(text, floor, end + 1):
+            best[found.lastgroup] = found.end()
+        for kind in _CLAUSE_KINDS:
+            if kind in best:
+                return best[kind]
+        return end
 
     def _too_big(self, s: int, e: int, level: int) -> Iterator[None]:
         """One line or one word that is bigger than a chunk on its own."""
@@ -294,6 +409,11 @@ class Packer:
             "chunk_size_below_character",
             {"chunk_size": size, "char": f"U+{ord(char):04X}", "need": need},
         )
+
+
+def _piece(start: int, end: int, level: int, mark: int) -> Unit:
+    """A piece of a span of words or lines; ``mark`` is ``_CONTINUED`` when it does not start its unit."""
+    return tuple.__new__(Unit, (start, end, level, mark, -1, (), None))
 
 
 def _segment_end(text: str, pos: int, e: int, level: int) -> int:

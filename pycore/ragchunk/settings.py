@@ -8,7 +8,9 @@ from __future__ import annotations
 
 DEFAULT_DOC_TOKENS = 10_000
 DEFAULT_CHUNK_SIZE = 512
-DEFAULT_OVERLAP = 64
+# A split's default overlap is this share of its size (an eighth): 64 at the default size.
+DEFAULT_OVERLAP_SHARE = 8
+DEFAULT_OVERLAP = DEFAULT_CHUNK_SIZE // DEFAULT_OVERLAP_SHARE
 DEFAULT_CHARS_PER_TOKEN = 4.0
 DEFAULT_ENCODING = "cl100k_base"
 DEFAULT_PREVIEW_WINDOWS = 5

@@ -10,18 +10,27 @@ How a document is cut
 ---------------------
 The text is a tree of units: heading sections (a heading and everything up to the next
 heading of the same or a higher level, nested) → blocks (paragraph, code, table, list,
-quote, HTML, rule, heading line) → list items, lines (code, tables, HTML) or sentences
+quote, HTML, rule, heading line) → list items, lines (code, tables, HTML, and paragraphs
+whose lines are paragraphs: not hard-wrapped, see :mod:`ragchunk.structure`) or sentences
 (paragraphs, quotes, items) → words (maximal runs of non-whitespace) → grapheme clusters.
 ``by`` picks the level that is packed: ``headings`` packs sections, ``paragraphs`` blocks,
 ``sentences`` sentences (code, tables, HTML and rules stay whole blocks there).
 
 Units of that level are packed greedily into a chunk while the chunk stays within
-``size`` tokens; a chunk ends when the next unit does not fit. A unit bigger than ``size``
-on its own is cut at the next finer level, and its pieces are packed among themselves, so
-a chunk never mixes the tail of a cut section with the next section. Only a single word
-bigger than ``size`` is cut inside, at a grapheme-cluster boundary (after a glued
-sentence end such as ``。`` when there is one in the second half of the piece). A heading
-line travels with what follows it.
+``size`` tokens. A unit that does not fit in the room left but fits a chunk on its own
+starts the next chunk, so a block that fits is never cut. A unit bigger than ``size`` on
+its own is cut where it stands, at the next finer level: its first pieces fill the chunk
+before it, and its last piece stays open for the units after it, so chunks are full and
+still end at boundaries. Sections keep to themselves: a section bigger than ``size`` starts
+a new chunk and its last piece ends one, unless that chunk would hold at most a quarter
+of ``size`` (a chunk of small whole sections goes on into the first pieces of the big one;
+a small last piece takes the next section along). A run of words is cut at the last
+word end that fits, or at a better place in the second half of the chunk: after a
+sentence mark (also where no sentence starts, as in all-lowercase text), else at a line
+end, else after ``;`` or ``:``, else after ``,``. Only a single word bigger than
+``size`` is cut inside, at a grapheme-cluster boundary (after a glued sentence end such as
+``。`` when there is one in the second half of the piece). A heading line travels with
+what follows it.
 
 Every chunk after the first starts with the tail of the previous chunk: at most
 ``overlap`` tokens, starting at a sentence start when one fits, otherwise at a word start
@@ -72,7 +81,6 @@ from .errors import RagchunkError
 from .options import SplitOptions, unknown_by
 from .context import Context
 from .packer import Packer
-from .settings import DEFAULT_OVERLAP
 from .sizing import Sizing, prepare
 from .stats import Stats, compute_stats
 from .structure import BY_CHOICES, Structure, UnitTree
@@ -145,7 +153,7 @@ def split(
     *,
     by: str = "headings",
     size: int | None = None,
-    overlap: int = DEFAULT_OVERLAP,
+    overlap: int | None = None,
     tokenizer: str | Tokenizer | CharEstimate | None = None,
     model: str | None = None,
     prefix: bool = False,
@@ -156,7 +164,8 @@ def split(
     """Cut ``text`` (Markdown or plain) into chunks of at most ``size`` tokens.
 
     ``by`` is ``"headings"``, ``"paragraphs"`` or ``"sentences"`` (the level packed);
-    ``overlap`` is the most tokens a chunk repeats from the previous one; ``tokenizer`` is
+    ``overlap`` is the most tokens a chunk repeats from the previous one (by default an
+    eighth of ``size``: 64 at 512); ``tokenizer`` is
     a tokenizer name of the registry (default ``cl100k_base``), a :class:`Tokenizer` or a
     :class:`CharEstimate`. With a ``model`` (``"bge-small-en-v1.5"``, ``"BAAI/bge-m3"`` ...)
     its tokenizer counts, and ``size`` defaults to, and may not exceed, what the model

@@ -2,9 +2,16 @@
 
 Levels, coarsest first: heading sections (a heading and everything up to the next heading
 of the same or a higher level, nested) → blocks (paragraph, code, table, list, quote,
-HTML, rule, heading line) → list items, or sentences (paragraphs, quotes, items) → spans
-packed word by word, or line by line (code, tables, HTML). A run of heading lines is
-glued to the unit it introduces, so a chunk never ends on a heading.
+HTML, rule, heading line) → list items, the lines of a paragraph whose lines are
+paragraphs, or sentences (paragraphs, quotes, items, such lines) → spans packed word by
+word, or line by line (code, tables, HTML). A run of heading lines is glued to the unit
+it introduces, so a chunk never ends on a heading.
+
+A paragraph's lines are paragraphs of their own when its lines are not hard-wrapped
+prose: they average at least :data:`UNWRAPPED_LINE` characters (longer than any wrap
+width), or at least half of its line breaks follow a sentence end. Plain text that puts
+one paragraph on each line (exports, wikitext, logs) is then cut between its paragraphs
+first, as a blank line would have it; a wrapped paragraph keeps being cut between sentences.
 
 :class:`Structure` is what a text's Markdown gives once (blocks, heading paths, section
 ends); :class:`UnitTree` turns it into units for one ``by`` and one size, and answers
@@ -21,7 +28,8 @@ from typing import NamedTuple
 from .markdown import Block, heading_paths, list_items, parse_blocks
 from .segmentation import sentence_spans
 
-__all__ = ["BY_CHOICES", "GLUE", "LINES", "Structure", "Unit", "UnitTree", "WORDS"]
+__all__ = ["BY_CHOICES", "GLUE", "LINES", "SECTION", "Structure", "TAIL", "UNWRAPPED_LINE", "Unit", "UnitTree",
+           "WORDS", "is_sectional"]
 
 BY_CHOICES: tuple[str, ...] = ("headings", "paragraphs", "sentences")
 # Blocks that are markup only and travel with the unit after them.
@@ -37,6 +45,12 @@ GLUE = 4
 TAIL = 5  # a unit with markup after it (a rule closing a section): the markup goes with its last piece
 WORDS = 6
 LINES = 7
+
+# Mean characters per line from which a paragraph's line breaks are taken for paragraph
+# breaks: prose wrapped by hand or by an editor stays under about 100.
+UNWRAPPED_LINE = 160
+# The last character of a line that ends a sentence (closing quotes and brackets after one).
+_SENTENCE_END_CHARS = frozenset(".!?…。！？｡।॥\"'”’»)]")
 
 
 class Unit(NamedTuple):
@@ -61,6 +75,19 @@ class Unit(NamedTuple):
 def _unit(start: int, end: int, level: int, block: int = -1, stop: int = -1, heads: tuple = (),
           inner: Unit | None = None) -> Unit:
     return tuple.__new__(Unit, (start, end, level, block, stop, heads, inner))
+
+
+def is_sectional(unit: Unit) -> bool:
+    """Whether ``unit`` is a heading section, or a section with headings or markup glued to it.
+
+    >>> is_sectional(_unit(0, 9, SECTION)), is_sectional(_unit(0, 9, GLUE, inner=_unit(4, 9, SECTION)))
+    (True, True)
+    >>> is_sectional(_unit(0, 9, BLOCK, 0))
+    False
+    """
+    while unit[2] in (GLUE, TAIL):
+        unit = unit[6]
+    return unit[2] == SECTION
 
 
 class Structure(NamedTuple):
@@ -192,6 +219,9 @@ class UnitTree:
         if level == BLOCK:
             block_kind = self.blocks[unit.block].kind
             if block_kind in ("paragraph", "quote"):
+                lines = self._paragraph_lines(start, end)
+                if lines:
+                    return lines
                 sentences = self._sentences(start, end)
                 return sentences if len(sentences) > 1 else [_unit(start, end, WORDS)]
             if block_kind == "list":
@@ -219,6 +249,39 @@ class UnitTree:
         if first.level == GLUE:
             return [_unit(start, first.end, GLUE, heads=unit.heads + first.heads, inner=first.inner), *kids[1:]]
         return [_unit(start, first.end, GLUE, heads=unit.heads, inner=first), *kids[1:]]
+
+    def _paragraph_lines(self, s: int, e: int) -> list[Unit]:
+        """The lines of ``text[s:e]`` as units when they are paragraphs (see the module docstring), else ``[]``.
+
+        >>> text = "First paragraph, one line.\\nSecond one.\\nThird."
+        >>> [text[u.start:u.end] for u in UnitTree(text, Structure.of(text), "paragraphs", len, 8)._paragraph_lines(0, len(text))]
+        ['First paragraph, one line.', 'Second one.', 'Third.']
+        >>> wrapped = "A sentence that goes\\non over two lines. And\\nanother."
+        >>> UnitTree(wrapped, Structure.of(wrapped), "paragraphs", len, 8)._paragraph_lines(0, len(wrapped))
+        []
+        """
+        text = self.text
+        spans: list[tuple[int, int]] = []
+        pos = s
+        while pos < e:
+            stop = text.find("\n", pos, e)
+            if stop < 0:
+                stop = e
+            a, b = pos, stop
+            while a < b and text[a].isspace():
+                a += 1
+            while b > a and text[b - 1].isspace():
+                b -= 1
+            if b > a:
+                spans.append((a, b))
+            pos = stop + 1
+        if len(spans) < 2:
+            return []
+        breaks = len(spans) - 1
+        after_end = sum(1 for _, b in spans[:-1] if text[b - 1] in _SENTENCE_END_CHARS)
+        if 2 * after_end < breaks and e - s < UNWRAPPED_LINE * len(spans):
+            return []
+        return [_unit(a, b, ITEM) for a, b in spans]
 
     def _sentences(self, s: int, e: int) -> list[Unit]:
         """Sentence units of ``text[s:e]``; sentences with no whitespace between are one unit."""
