@@ -44,13 +44,17 @@ from .calculator import check_chunking, chunk_count, plan
 from .errors import RagchunkError
 from .fields import FormErrors, read_calc_form
 from .options import SplitOptions, read_split_form
-from .records import page_columns, to_jsonl
+from .readers import Extracted
+from .readers.formats import read_document
+from .readers.text import of_text
+from .records import Document, page_columns, to_jsonl
 from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_PAGE_DOCUMENT_BYTES, form_spec
 from .sizing import TokenSizer
 from .splitter import Prepared, Split, pack_steps, prepare_text
 from .structure import Structure
-from .textio import check_text, decode_document, text_empty
-from .tokenizers import REGISTRY, Encoded, Registry, check_encoding, encode_steps
+from .textio import check_text, text_empty
+from .models import get_model
+from .tokenizers import REGISTRY, Encoded, Registry, check_tokenizer, encode_steps
 from .windowing import Window, windows_of
 
 PROTOCOL_VERSION = 2
@@ -80,20 +84,22 @@ def window_json(window: Window, source: str) -> dict[str, Any]:
 class _Document:
     """A document of the workspace and what has been made of it."""
 
-    __slots__ = ("encoded", "last", "name", "note_details", "notes", "prepared", "structure", "text")
+    __slots__ = ("encoded", "last", "name", "note_details", "notes", "prepared", "record", "structure", "text")
 
-    def __init__(self, name: str, text: str, notes: list[str], note_details: list[dict]) -> None:
+    def __init__(self, name: str, record: Document) -> None:
         self.name = name
-        self.text = text
-        self.notes = notes
-        self.note_details = note_details
+        self.record = record  # what its chunk records say of it: source, title, pages, anchors
+        self.text = record.text
+        self.note_details = [dict(note) for note in record.notes]
+        self.notes = [note.get("message", "") for note in self.note_details]
         self.encoded: dict[str, Encoded] = {}  # by tokenizer name
         self.structure: Structure | None = None
         self.prepared: dict[str, Prepared] = {}  # by sizer name
         self.last: Split | None = None
 
     def about(self) -> dict[str, Any]:
-        return {"chars": len(self.text), "notes": list(self.notes), "note_details": list(self.note_details)}
+        return {"chars": len(self.text), "kind": self.record.kind, "title": self.record.title,
+                "pages": len(self.record.pages), "notes": list(self.notes), "note_details": list(self.note_details)}
 
 
 class Workspace:
@@ -183,11 +189,13 @@ class Workspace:
 
     def _analyze(self, payload: dict, document: object) -> Steps:
         doc = self._doc(payload)
-        encoding = check_encoding(str(payload.get("encoding", DEFAULT_ENCODING)))
+        model = get_model(str(payload["model"])) if payload.get("model") else None
+        encoding = model.tokenizer if model else check_tokenizer(str(payload.get("encoding", DEFAULT_ENCODING)))
         encoded = yield from self._encoded(doc, self._registry.get(encoding))
         ids = encoded.ids
         result: dict[str, Any] = {
             "encoding": encoding,
+            "model": model.id if model else None,
             "tokens": len(ids),
             "chars_per_token": len(doc.text) / len(ids) if len(ids) else None,
             **doc.about(),
@@ -210,8 +218,8 @@ class Workspace:
 
     def _split(self, payload: dict, document: object) -> Steps:
         doc = self._doc(payload)
-        form = {key: payload[key] for key in ("by", "chunk_size", "overlap", "encoding", "chars_per_token")
-                if key in payload}
+        form = {key: payload[key] for key in ("by", "chunk_size", "overlap", "encoding", "chars_per_token", "model",
+                                              "prefix", "context") if key in payload}
         options = read_split_form({key: str(value) for key, value in form.items()},
                                   decimal_comma=payload.get("decimal_comma") is True)
         prepared = yield from self._prepared(doc, options)
@@ -243,7 +251,7 @@ class Workspace:
         doc = self._doc(payload)
         if doc.last is None:
             raise _nothing_split()
-        return {"jsonl": to_jsonl(doc.last)}
+        return {"jsonl": to_jsonl(doc.last, doc.record)}
         yield
 
     def _drop(self, payload: dict, document: object) -> Steps:
@@ -304,18 +312,20 @@ def _nothing_split() -> RagchunkError:
 
 
 def _read_document(document: str | bytes, name: str) -> _Document:
-    """A new document from a pasted text or a file's bytes; everything is checked first."""
+    """A new document from a pasted text or a file's bytes (read by its format's reader);
+    everything is checked before it joins the workspace."""
     check_page_size(document, name)
     if isinstance(document, (bytes, bytearray, memoryview)):
         if not len(document):
             label = name or "the file"
             raise RagchunkError("text", f"{label} is empty (0 bytes): drop a file that holds text", "file_empty",
                                 {"name": name})
-        decoded = decode_document(bytes(document), name)
-        text, notes, details = decoded.text, decoded.notes, decoded.note_details
+        extracted = read_document(bytes(document), name)
     else:
-        text, notes, details = document, [], []
-    return _Document(name, check_text(text), list(notes), list(details))
+        extracted = of_text(document)
+    text = check_text(extracted.text)
+    return _Document(name, Document(name, text, extracted.title, extracted.kind, extracted.pages, extracted.anchors,
+                                    extracted.notes))
 
 
 def check_page_size(document: str | bytes, name: str) -> None:

@@ -15,8 +15,9 @@ from collections.abc import Iterator, Sequence
 from typing import NoReturn, TextIO
 
 from . import __version__
-from .calculator import CorpusPlan, Plan, check_chunking, plan_corpus
-from .corpus import CorpusSummary, split_corpus
+from .calculator import CorpusPlan, Plan, check_chunking, plan_corpus, vector_storage
+from .compare import compare
+from .corpus import CorpusSummary, read_source, split_corpus
 from .errors import NotTextError, RagchunkError
 from .fields import FormErrors, read_calc_form, read_count, read_price
 from .files import find_files, read_file
@@ -24,8 +25,11 @@ from .options import read_split_form
 from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, ENCODINGS, MAX_CHUNK_SIZE
 from .stats import compute_stats, format_stats
 from .structure import BY_CHOICES
-from .textio import check_text, decode_document
-from .tokenizers import get_tokenizer
+from .readers import ReadOptions
+from .textio import check_text
+from .models import MODELS, Model, get_model, model_catalog
+from .options import check_model_size
+from .tokenizers import get_tokenizer, tokenizer_names
 from .windowing import windows
 
 FLAGS = {
@@ -45,6 +49,9 @@ FLAGS = {
     "format": "--format",
     "jobs": "--jobs",
     "documents": "--docs",
+    "model": "--model",
+    "prefix": "--prefix",
+    "context": "--context",
 }
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -74,19 +81,42 @@ def build_parser() -> Parser:
     calc.add_argument("--docs", metavar="N", default="1", help="how many documents of that length (default 1)")
     calc.add_argument("--chars-per-token", metavar="R", default=f"{DEFAULT_CHARS_PER_TOKEN:g}",
                       help="characters per token for --chars (default %(default)s)")
-    calc.add_argument("--encoding", default=DEFAULT_ENCODING, choices=list(ENCODINGS), metavar="E",
-                      help=f"the tokens of PATH: one of {', '.join(ENCODINGS)} (default %(default)s)")
-    calc.add_argument("--size", metavar="S", required=True, help="chunk size in tokens")
+    counted = calc.add_mutually_exclusive_group()
+    counted.add_argument("--encoding", choices=tokenizer_names(), metavar="E",
+                         help=f"the tokens of PATH: one of {', '.join(tokenizer_names())} (default {DEFAULT_ENCODING})")
+    counted.add_argument("--model", metavar="M",
+                         help="an embedding model: its tokenizer counts PATH, its price and vectors are shown")
+    calc.add_argument("--size", metavar="S", default="",
+                      help="chunk size in tokens (default with --model: the most the model reads whole)")
     calc.add_argument("--overlap", metavar="O", required=True, help="overlap in tokens")
     calc.add_argument("--price", metavar="P", default="", help="price per million tokens")
     calc.add_argument("--json", action="store_true", help="print JSON")
     _add_walk_flags(calc)
 
+    versus = commands.add_parser("compare", help="fixed windows and each structural level side by side, on your files")
+    versus.add_argument("paths", metavar="PATH", nargs="+", help="files, folders (walked in sorted order) or -")
+    versus.add_argument("--size", metavar="S", default="",
+                        help="target chunk size in tokens (default with --model: its largest; else 512)")
+    versus.add_argument("--overlap", metavar="O", default="64", help="overlap in tokens (default %(default)s)")
+    compared = versus.add_mutually_exclusive_group()
+    compared.add_argument("--encoding", metavar="E", choices=tokenizer_names(),
+                          help=f"one of {', '.join(tokenizer_names())} (default {DEFAULT_ENCODING})")
+    compared.add_argument("--model", metavar="M", help="an embedding model: its tokenizer, limit and price")
+    compared.add_argument("--chars-per-token", metavar="R", help="estimate tokens as characters / R instead")
+    versus.add_argument("--price", metavar="P", default="", help="price per million tokens")
+    versus.add_argument("--json", action="store_true", help="print JSON")
+    _add_walk_flags(versus)
+
+    listing = commands.add_parser("models", help="the embedding models ragchunk knows: tokenizer, limit, prefix, price")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+
     for name, text in (("tokens", "exact token count of a text"), ("preview", "the first fixed windows of a text")):
         sub = commands.add_parser(name, help=text)
         sub.add_argument("file", metavar="FILE", help="a UTF-8 text file, or - for standard input")
-        sub.add_argument("--encoding", default=DEFAULT_ENCODING, choices=list(ENCODINGS), metavar="E",
-                         help=f"one of {', '.join(ENCODINGS)} (default %(default)s)")
+        counted = sub.add_mutually_exclusive_group()
+        counted.add_argument("--encoding", choices=tokenizer_names(), metavar="E",
+                             help=f"one of {', '.join(tokenizer_names())} (default {DEFAULT_ENCODING})")
+        counted.add_argument("--model", metavar="M", help="count with this embedding model's tokenizer (see: models)")
         sub.add_argument("--json", action="store_true", help="print JSON")
         if name == "preview":
             sub.add_argument("--size", metavar="S", required=True, help="chunk size in tokens")
@@ -99,12 +129,19 @@ def build_parser() -> Parser:
                      help="files, folders (walked in sorted order) or - for standard input")
     cut.add_argument("--by", metavar="B", default="headings",
                      help=f"the boundary packed: {', '.join(BY_CHOICES)} (default %(default)s)")
-    cut.add_argument("--size", metavar="S", required=True, help="target chunk size in tokens")
+    cut.add_argument("--size", metavar="S", default="",
+                     help="target chunk size in tokens (default with --model: the most the model reads whole)")
     cut.add_argument("--overlap", metavar="O", required=True, help="most tokens repeated from the previous chunk")
     sizer = cut.add_mutually_exclusive_group()
-    sizer.add_argument("--encoding", metavar="E", choices=list(ENCODINGS),
-                       help=f"exact tokens of one of {', '.join(ENCODINGS)} (default {DEFAULT_ENCODING})")
+    sizer.add_argument("--encoding", metavar="E", choices=tokenizer_names(),
+                       help=f"exact tokens of one of {', '.join(tokenizer_names())} (default {DEFAULT_ENCODING})")
+    sizer.add_argument("--model", metavar="M",
+                       help="size chunks for this embedding model: its tokenizer, at most what it reads whole")
     sizer.add_argument("--chars-per-token", metavar="R", help="estimate tokens as characters / R instead")
+    cut.add_argument("--context", metavar="C", default="none",
+                     help="headings: give each chunk an embed_text (its heading path, then its text), counted in --size")
+    cut.add_argument("--prefix", action="store_true",
+                     help="leave room for the model's document prefix (e5 'passage: ', nomic 'search_document: ')")
     cut.add_argument("-o", metavar="OUT", dest="output", help="write the JSONL here instead of standard output")
     cut.add_argument("--format", choices=["jsonl", "parquet"], default=None,
                      help="jsonl, or parquet (needs -o and pyarrow: pip install ragchunk[parquet]); default: parquet"
@@ -124,6 +161,8 @@ def _add_walk_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exclude", metavar="GLOB", action="append", default=[],
                         help="leave out files of a folder whose path matches (repeatable)")
     parser.add_argument("--hidden", action="store_true", help="also read hidden files and folders (.name)")
+    parser.add_argument("--keep-boilerplate", action="store_true",
+                        help="keep the navigation, headers, footers and tables of contents of HTML pages")
 
 
 def usable_cpus() -> int:
@@ -144,9 +183,9 @@ def read_document(path: str, stdin: TextIO) -> str:
         except OSError as err:
             raise RagchunkError("file", f"FILE ({path}) cannot be read: {err.strerror}; check the path") from None
         name = path
-    document = decode_document(data, name)
+    document = read_source(name, data)
     for note in document.notes:
-        print(f"ragchunk: note: {note}", file=sys.stderr)
+        print(f"ragchunk: note: {note.get('message', '')}", file=sys.stderr)
     return check_text(document.text)
 
 
@@ -167,6 +206,15 @@ def format_plan(result: Plan) -> str:
 
 
 def run_calc(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    model = get_model(args.model) if args.model else None
+    if model is not None:
+        if not args.price.strip() and model.price_per_million is not None:
+            args.price = f"{model.price_per_million:g}"
+        if not args.size.strip():
+            args.size = str(model.max_chunk_tokens())
+        check_model_size(model, read_count("chunk_size", args.size, 1, MAX_CHUNK_SIZE))
+    elif not args.size.strip():
+        raise UsageError("the following arguments are required: --size (or --model, whose limit sets it)")
     if args.paths:
         if args.tokens is not None or args.chars is not None:
             raise UsageError("PATH and --tokens/--chars exclude each other: give files or a length, not both")
@@ -190,9 +238,13 @@ def run_calc(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         shown = {key: data[key] for key in keys}
         if result.documents != 1:
             shown["documents"] = result.documents
+        if model is not None:
+            shown.update(model=model.id, storage=vector_storage(result.chunks, model.dimensions))
         print(json.dumps(shown), file=out)
     else:
         print(format_plan(result), file=out)
+        if model is not None:
+            print(format_storage(model, result.chunks), file=out)
     return 0
 
 
@@ -201,7 +253,8 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
     overlap = read_count("overlap", args.overlap, 0, MAX_CHUNK_SIZE - 1)
     price = read_price(args.price) if args.price.strip() else None
     check_chunking(size, overlap)
-    tokenizer = get_tokenizer(args.encoding)
+    model, name = counted_by(args)
+    tokenizer = get_tokenizer(name)
     found, problems = find_files(args.paths, args.include, args.exclude, args.hidden)
     failed = _say_problems(problems)
     lengths: list[int] = []
@@ -212,27 +265,123 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
         except OSError as err:
             failed = _say_problems([(item.source, err.strerror or str(err))])
             continue
-        text = _text_or_skip(item.source, data, skipped)
+        try:
+            text = _text_or_skip(item.source, data, skipped, ReadOptions(args.keep_boilerplate))
+        except RagchunkError as err:
+            failed = _say_problems([(item.source, err.message)])
+            continue
         if text is not None:
             lengths.append(tokenizer.count(text))
     result = plan_corpus(lengths, size, overlap, price)
     if args.json:
-        print(json.dumps({**result.to_json(), "skipped": dict(sorted(skipped.items())), "encoding": args.encoding}),
-              file=out)
+        data = {**result.to_json(), "skipped": dict(sorted(skipped.items())), "encoding": name}
+        if model is not None:
+            data.update(model=model.id, storage=vector_storage(result.chunks, model.dimensions))
+        print(json.dumps(data), file=out)
     else:
-        print(format_corpus_plan(result, skipped, args.encoding), file=out)
+        print(format_corpus_plan(result, skipped, name), file=out)
+        if model is not None:
+            print(format_storage(model, result.chunks), file=out)
     return 1 if failed else 0
 
 
-def run_tokens(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
-    text = read_document(args.file, stdin)
-    count = get_tokenizer(args.encoding).count(text)
-    data = {"encoding": args.encoding, "tokens": count, "chars": len(text), "chars_per_token": len(text) / count}
-    if args.json:
-        print(json.dumps(data), file=out)
+def format_storage(model: Model, chunks: int) -> str:
+    storage = vector_storage(chunks, model.dimensions)
+    return (f"vectors         {chunks:,} of {model.dimensions:,} dimensions ({model.id}): "
+            f"{_size(storage['float32_bytes'])} as float32, {_size(storage['int8_bytes'])} as int8, "
+            f"{_size(storage['binary_bytes'])} binary")
+
+
+def _size(count: int) -> str:
+    for unit, scale in (("GB", 10**9), ("MB", 10**6), ("KB", 10**3)):
+        if count >= scale:
+            return f"{count / scale:,.1f} {unit}"
+    return f"{count:,} bytes"
+
+
+def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    form = {"by": "headings", "chunk_size": args.size or ("" if args.model else "512"), "overlap": args.overlap}
+    if args.model:
+        form["model"] = args.model
+    elif args.chars_per_token is not None:
+        form["chars_per_token"] = args.chars_per_token
     else:
-        print(f"{count:,} tokens ({args.encoding}), {len(text):,} characters, "
-              f"{data['chars_per_token']:.2f} characters per token", file=out)
+        form["encoding"] = args.encoding or DEFAULT_ENCODING
+    options = read_split_form(form)
+    model = get_model(args.model) if args.model else None
+    price = read_price(args.price) if args.price.strip() else (model.price_per_million if model else None)
+    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden)
+    failed = _say_problems(problems)
+    texts: list[tuple[str, str]] = []
+    skipped: Counter = Counter()
+    for item in found:
+        try:
+            text = _text_or_skip(item.source, read_file(item, stdin), skipped, ReadOptions(args.keep_boilerplate))
+        except (OSError, RagchunkError) as err:
+            failed = _say_problems([(item.source, getattr(err, "message", None) or err.strerror or str(err))])
+            continue
+        if text is not None:
+            texts.append((item.source, text))
+    rows = compare(texts, size=options.size, overlap=options.overlap, tokenizer=options.tokenizer, model=options.model,
+                   price_per_million=price)
+    if args.json:
+        print(json.dumps({"documents": len(texts), "size": options.size, "overlap": options.overlap,
+                          "tokenizer": options.sizing.name, "rows": [row.to_json() for row in rows]}), file=out)
+        return 1 if failed else 0
+    print(f"{len(texts):,} documents, size {options.size:,}, overlap {options.overlap:,}, tokens by"
+          f" {options.sizing.name}", file=out)
+    print(f"{'method':<12}{'chunks':>8}{'tokens':>11}{'cost':>11}{'min/median/max':>18}{'mid-sentence':>14}"
+          f"{'heading':>9}", file=out)
+    for row in rows:
+        cost = "-" if row.cost is None else f"{row.cost:,.6f}"
+        sizes = f"{row.min_tokens}/{row.median_tokens:g}/{row.max_tokens}"
+        print(f"{row.method:<12}{row.chunks:>8,}{row.tokens:>11,}{cost:>11}{sizes:>18}"
+              f"{row.mid_sentence * 100:>13.1f}%{row.with_heading * 100:>8.1f}%", file=out)
+    return 1 if failed else 0
+
+
+def run_models(args: argparse.Namespace, out: TextIO) -> int:
+    if args.json:
+        print(json.dumps(model_catalog(), ensure_ascii=False, indent=2), file=out)
+        return 0
+    print(f"{'model':<24}{'tokenizer':<19}{'limit':>7}{'chunk':>7}{'dims':>6}  {'prefix':<19}price/M", file=out)
+    for model in MODELS:
+        price = f"${model.price_per_million:.2f}" if model.price_per_million is not None else "open"
+        prefix = repr(model.document_prefix) if model.document_prefix else "-"
+        print(f"{model.id:<24}{model.tokenizer:<19}{model.limit:>7,}{model.max_chunk_tokens():>7,}"
+              f"{model.dimensions:>6,}  {prefix:<19}{price}", file=out)
+    print("chunk: the largest chunk the model reads whole (its limit less its special tokens)", file=out)
+    return 0
+
+
+def counted_by(args: argparse.Namespace):
+    """The model (or None) and the tokenizer name that ``--model`` / ``--encoding`` choose."""
+    model = get_model(args.model) if getattr(args, "model", None) else None
+    return model, (model.tokenizer if model else args.encoding or DEFAULT_ENCODING)
+
+
+def run_tokens(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
+    model, name = counted_by(args)
+    tokenizer = get_tokenizer(name)
+    text = read_document(args.file, stdin)
+    count = tokenizer.count(text)
+    data: dict[str, object] = {"encoding": name, "tokens": count, "chars": len(text),
+                               "chars_per_token": len(text) / count}
+    if model is not None:
+        data.update(model=model.id, limit=model.limit, special_tokens=model.special_tokens,
+                    prefix=model.document_prefix, prefix_tokens=model.prefix_tokens(),
+                    max_chunk_tokens=model.max_chunk_tokens(), fits=count + model.special_tokens <= model.limit)
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False), file=out)
+        return
+    print(f"{count:,} tokens ({name}), {len(text):,} characters, {data['chars_per_token']:.2f} characters per token",
+          file=out)
+    if model is not None:
+        verdict = "fits" if data["fits"] else f"is cut off after {model.limit - model.special_tokens:,} tokens"
+        prefix = (f"; its prefix {model.document_prefix!r} costs {data['prefix_tokens']} more"
+                  if model.document_prefix else "")
+        print(f"{model.id} reads {model.limit:,} tokens with its {model.special_tokens} special tokens: this text"
+              f" {verdict}{prefix}", file=out)
 
 
 def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
@@ -240,7 +389,7 @@ def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
     overlap = read_count("overlap", args.overlap, 0, MAX_CHUNK_SIZE - 1)
     count = read_count("preview", args.count, 0, 10**9)
     text = read_document(args.file, stdin)
-    cut = windows(text, size, overlap, get_tokenizer(args.encoding), limit=count or None)
+    cut = windows(text, size, overlap, get_tokenizer(counted_by(args)[1]), limit=count or None)
     if args.json:
         for window in cut:
             print(json.dumps(window.to_json(), ensure_ascii=False), file=out)
@@ -253,11 +402,16 @@ def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
 
 
 def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    form = {"by": args.by, "chunk_size": args.size, "overlap": args.overlap}
-    if args.chars_per_token is not None:
+    form = {"by": args.by, "chunk_size": args.size, "overlap": args.overlap, "prefix": str(args.prefix),
+            "context": args.context}
+    if args.model:
+        form["model"] = args.model
+    elif args.chars_per_token is not None:
         form["chars_per_token"] = args.chars_per_token
     else:
         form["encoding"] = args.encoding or DEFAULT_ENCODING
+    if not args.model and not args.size.strip():
+        raise UsageError("the following arguments are required: --size (or --model, whose limit sets it)")
     options = read_split_form(form)
     jobs = usable_cpus() if args.jobs is None else read_count("jobs", args.jobs, 1, 1024, "processes")
     price = read_price(args.price) if args.price.strip() else None
@@ -285,7 +439,8 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     sizes = {f.source: f.size for f in found}
     writer = open_output(args.format, args.output, out)
     try:
-        for result in split_corpus(documents(), options, jobs=min(jobs, max(1, len(found)))):
+        read_options = ReadOptions(keep_boilerplate=args.keep_boilerplate)
+        for result in split_corpus(documents(), options, jobs=min(jobs, max(1, len(found))), read_options=read_options):
             for note in result.notes:
                 print(f"ragchunk: note: {note}", file=sys.stderr)
             if result.error:
@@ -319,19 +474,20 @@ def _say_problems(problems: Sequence[tuple[str, str]]) -> bool:
     return bool(problems)
 
 
-def _text_or_skip(source: str, data: bytes, skipped: Counter) -> str | None:
+def _text_or_skip(source: str, data: bytes, skipped: Counter, read_options: ReadOptions) -> str | None:
+    """The text a file's reader makes of it, or None (counted in ``skipped`` by kind) when it holds none."""
     if not data:
         skipped["empty"] += 1
         return None
     try:
-        text = decode_document(data, source).text
+        text = read_source(source, data, read_options).text
     except NotTextError as err:
         skipped[str(err.params.get("kind", "binary"))] += 1
         return None
     if not text.strip():
         skipped["empty"] += 1
         return None
-    return check_text(text)
+    return text
 
 
 class _Output:
@@ -495,7 +651,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
         code = {"calc": lambda: run_calc(args, out, stdin),
                 "tokens": lambda: run_tokens(args, out, stdin),
                 "preview": lambda: run_preview(args, out, stdin),
-                "split": lambda: run_split(args, out, stdin)}[args.command]()
+                "split": lambda: run_split(args, out, stdin),
+                "models": lambda: run_models(args, out),
+                "compare": lambda: run_compare(args, out, stdin)}[args.command]()
     except UsageError as err:
         print(f"ragchunk: error: {err}", file=sys.stderr)
         return EXIT_USAGE

@@ -23,11 +23,14 @@ from typing import Any, NamedTuple
 
 from .errors import NotTextError, RagchunkError
 from .options import SplitOptions
+from .readers import Extracted, ReadOptions
+from .readers.formats import read_document
+from .readers.text import of_text
 from .records import Document, jsonl_line, records
 from .splitter import split_with
-from .textio import check_text, decode_document
+from .textio import check_text
 
-__all__ = ["CorpusSummary", "DocumentResult", "split_corpus", "split_document"]
+__all__ = ["CorpusSummary", "DocumentResult", "read_source", "split_corpus", "split_document"]
 
 
 class DocumentResult(NamedTuple):
@@ -62,55 +65,67 @@ class DocumentResult(NamedTuple):
         return [json.loads(line) for line in self.jsonl.splitlines()]
 
 
-def split_document(source: str, document: str | bytes, options: SplitOptions, threads: int | None = 1
-                   ) -> DocumentResult:
+def read_source(source: str, document: str | bytes | Extracted, read_options: ReadOptions | None = None) -> Document:
+    """A corpus document from a text, a file's bytes (read by the reader of its format) or an
+    :class:`~ragchunk.readers.Extracted`. Raises :class:`RagchunkError` for one that cannot be read."""
+    if isinstance(document, Extracted):
+        extracted = document
+    elif isinstance(document, (bytes, bytearray, memoryview)):
+        extracted = read_document(bytes(document), source, read_options)
+    else:
+        extracted = of_text(document)
+    return Document(source, check_text(extracted.text) if extracted.text.strip() else extracted.text,
+                    extracted.title, extracted.kind, extracted.pages, extracted.anchors, extracted.notes)
+
+
+def split_document(source: str, document: str | bytes | Extracted, options: SplitOptions, threads: int | None = 1,
+                   read_options: ReadOptions | None = None) -> DocumentResult:
     """Split one document of a corpus; never raises for a bad document (see :class:`DocumentResult`).
+
+    Bytes are read by the reader of their format (:mod:`ragchunk.readers`: HTML, PDF,
+    DOCX, EPUB, notebooks, reStructuredText, text and Markdown), so the records are
+    slices of the extracted text and carry its pages, anchors and title.
 
     >>> from ragchunk.options import SplitOptions
     >>> result = split_document("a.md", b"# A\\n\\nOne. Two.", SplitOptions(size=64, overlap=0))
     >>> result.chunks, result.tokens, result.jsonl.startswith('{"source": "a.md", "id": 0')
-    (1, 8, True)
+    (1, 7, True)
     >>> split_document("b.png", b"\\x89PNG\\r\\n\\x1a\\n", SplitOptions()).skipped
     'png'
     """
     notes: tuple[str, ...] = ()
     try:
-        if isinstance(document, (bytes, bytearray, memoryview)):
-            if not len(document):
-                return DocumentResult(source, skipped="empty")
-            decoded = decode_document(bytes(document), source)
-            text, notes = decoded.text, tuple(decoded.notes)
-        else:
-            text = document
-        if not text.strip():
+        if isinstance(document, (bytes, bytearray, memoryview)) and not len(document):
+            return DocumentResult(source, skipped="empty")
+        doc = read_source(source, document, read_options)
+        notes = tuple(note.get("message", "") for note in doc.notes)
+        if not doc.text.strip():
             return DocumentResult(source, skipped="empty", notes=notes)
-        text = check_text(text)
-        result = split_with(text, options, threads=threads)
+        result = split_with(doc.text, options, threads=threads)
     except NotTextError as err:
         return DocumentResult(source, skipped=str(err.params.get("kind", "binary")))
     except RagchunkError as err:
         return DocumentResult(source, error=err.message, notes=notes, field=err.field)
-    doc = Document(source, text)
     jsonl = "".join(jsonl_line(record) for record in records(result, doc))
-    return DocumentResult(source, jsonl, len(text), result.document_tokens, tuple(c.tokens for c in result.chunks),
-                          result.stats.overlap_tokens, notes=notes)
+    return DocumentResult(source, jsonl, len(doc.text), result.document_tokens,
+                          tuple(c.tokens for c in result.chunks), result.stats.overlap_tokens, notes=notes)
 
 
 # --- many documents ----------------------------------------------------------------------
 
-_WORKER_OPTIONS: list[SplitOptions] = []
+_WORKER_OPTIONS: list = []
 
 
-def _start_worker(options: SplitOptions) -> None:
-    _WORKER_OPTIONS[:] = [options]
+def _start_worker(options: SplitOptions, read_options: ReadOptions | None) -> None:
+    _WORKER_OPTIONS[:] = [options, read_options]
 
 
 def _work(item: tuple[str, str | bytes]) -> DocumentResult:
-    return split_document(item[0], item[1], _WORKER_OPTIONS[0])
+    return split_document(item[0], item[1], _WORKER_OPTIONS[0], read_options=_WORKER_OPTIONS[1])
 
 
 def split_corpus(documents: Iterable[tuple[str, str | bytes]], options: SplitOptions, *, jobs: int = 1,
-                 context: str | None = None) -> Iterator[DocumentResult]:
+                 context: str | None = None, read_options: ReadOptions | None = None) -> Iterator[DocumentResult]:
     """Split every ``(source, document)`` pair, yielding results in the order given.
 
     ``jobs`` worker processes split documents in parallel (1: in this process, one
@@ -128,14 +143,14 @@ def split_corpus(documents: Iterable[tuple[str, str | bytes]], options: SplitOpt
                             "too_small", {"value": str(jobs), "minimum": 1})
     if jobs == 1:
         for source, document in documents:
-            yield split_document(source, document, options)
+            yield split_document(source, document, options, read_options=read_options)
         return
     if not isinstance(options.tokenizer, str) and options.sizing.ratio is None:
         raise RagchunkError(
             "tokenizer",
             "a tokenizer object cannot be sent to worker processes: pass its registry name, or use jobs=1",
         )
-    pool = multiprocessing.get_context(context).Pool(jobs, _start_worker, (options,))
+    pool = multiprocessing.get_context(context).Pool(jobs, _start_worker, (options, read_options))
     try:
         # Small batches keep the order cheap and the memory bounded: imap reads ahead only as
         # far as the workers have room.

@@ -50,9 +50,10 @@ from typing import NamedTuple
 
 from .errors import RagchunkError
 
-__all__ = ["BLOCK_KINDS", "Block", "heading_paths", "list_items", "parse_blocks"]
+__all__ = ["BLOCK_KINDS", "Block", "front_matter", "heading_paths", "list_items", "parse_blocks"]
 
 BLOCK_KINDS: tuple[str, ...] = (
+    "front_matter",
     "heading",
     "paragraph",
     "code",
@@ -146,7 +147,11 @@ def parse_blocks(text: str) -> list[Block]:
     blocks: list[Block] = []
     append = blocks.append
     make = tuple.__new__  # Block(...) without the Python-level __new__: half the cost
-    for kind, first, last, level, title in _scan(lines):
+    found = _front_matter(lines)
+    scanned = _scan(lines, 0 if found is None else found[2] + 1)
+    if found is not None:
+        scanned.insert(0, found)
+    for kind, first, last, level, title in scanned:
         # Strip only lines that have the whitespace: stripping copies the (maybe long) line.
         head = lines[first]
         start = starts[first]
@@ -484,14 +489,87 @@ def _table_columns(header: str, delimiter: str) -> bool:
     return count == len(cells)
 
 
-def _scan(lines: list[str]) -> list[tuple[str, int, int, int, str]]:
-    """The blocks of ``lines`` as (kind, first line, last line, level, title)."""
+# Front matter (YAML between "---" lines, TOML between "+++" lines) is read only at the very
+# start, within this many lines, and only when every line inside looks like its syntax.
+_FRONT_MATTER_LINES = 2000
+_FRONT_MATTER_CLOSE = {"---": ("---", "..."), "+++": ("+++",)}
+
+
+def _front_matter(lines: list[str]) -> tuple[str, int, int, int, str] | None:
+    """The front-matter block at the start of ``lines`` as a ``_scan`` tuple (title in the last field), or None.
+
+    >>> _front_matter(["---", "title: 'Hello'", "tags: [a, b]", "---", "", "# Body"])
+    ('front_matter', 0, 3, 0, 'Hello')
+    >>> _front_matter(["---", "Just a paragraph", "---"]) is None  # a setext heading after a rule
+    True
+    """
+    opening = lines[0].rstrip() if lines else ""
+    closers = _FRONT_MATTER_CLOSE.get(opening)
+    if closers is None:
+        return None
+    toml = opening == "+++"
+    title = ""
+    for index in range(1, min(len(lines), _FRONT_MATTER_LINES)):
+        line = lines[index]
+        stripped = line.rstrip()
+        if stripped in closers:
+            return ("front_matter", 0, index, 0, title)
+        if not stripped or line[0] in " \t#":
+            continue  # blank, indented (a continued value) or a comment
+        if not toml and stripped[0] == "-":
+            continue  # a list item of a YAML value
+        key, sep, value = stripped.partition("=" if toml else ":")
+        if toml and stripped[0] == "[":
+            continue  # a TOML table header
+        key = key.strip()
+        if not sep or not key or not key.replace("_", "a").replace("-", "a").isalnum():
+            return None
+        if key == "title" and not title:
+            title = _unquote(value.strip())
+    return None
+
+
+def _unquote(value: str) -> str:
+    """A front-matter value without its quotes: ``"a"`` -> ``a``, ``'b'`` -> ``b``."""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1].strip()
+    return value
+
+
+def front_matter(text: str) -> Block | None:
+    """The front-matter block at the start of ``text`` (YAML ``---`` or TOML ``+++``), or None.
+
+    Only the first lines are read (at most 2,000), so this is cheap on a long text.
+
+    >>> front_matter("+++\\ntitle = \\"Notes\\"\\n+++\\nBody").title
+    'Notes'
+    """
+    lines, starts = _split_lines(_head_lines(text), at_start=True)
+    found = _front_matter(lines)
+    if found is None:
+        return None
+    last = found[2]
+    return Block("front_matter", starts[0], starts[last] + len(lines[last].rstrip()), 0, found[4])
+
+
+def _head_lines(text: str) -> str:
+    """The first :data:`_FRONT_MATTER_LINES` lines of ``text``."""
+    end = -1
+    for _ in range(_FRONT_MATTER_LINES):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return text
+    return text[: end + 1]
+
+
+def _scan(lines: list[str], first: int = 0) -> list[tuple[str, int, int, int, str]]:
+    """The blocks of ``lines`` from line ``first`` on, as (kind, first line, last line, level, title)."""
     out: list[tuple[str, int, int, int, str]] = []
     emit = out.append
     special = _SPECIAL_FIRST
     n = len(lines)
     para = -1  # first line of the open paragraph, -1 when none is open
-    i = 0
+    i = first
     while i < n:
         line = lines[i]
         if line[:1] not in special:

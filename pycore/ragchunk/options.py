@@ -11,14 +11,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .calculator import check_chunking
+from .context import CONTEXT_CHOICES
 from .errors import RagchunkError
 from .fields import ErrorCollector, FormErrors, read_count, read_ratio, shown
 from .settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP, MAX_CHUNK_SIZE
 from .sizing import Sizing, sizing_for
 from .structure import BY_CHOICES
-from .tokenizers import CharEstimate, check_encoding
+from .models import Model, get_model
+from .tokenizers import CharEstimate, check_tokenizer
 
-__all__ = ["SplitOptions", "read_split_form", "unknown_by"]
+__all__ = ["SplitOptions", "check_model_size", "read_split_form", "unknown_by"]
 
 
 def unknown_by(value: str) -> RagchunkError:
@@ -42,11 +44,18 @@ class SplitOptions:
     """How to split: the level packed, the target size, the overlap and what counts tokens.
 
     ``tokenizer`` is a registry name, a :class:`ragchunk.tokenizers.Tokenizer`, a
-    :class:`ragchunk.tokenizers.CharEstimate` or any object with ``count(text)``;
-    ``sizing`` is that choice resolved. Raises :class:`RagchunkError` naming the field.
+    :class:`ragchunk.tokenizers.CharEstimate` or any object with ``count(text)``; by
+    default the ``model``'s tokenizer, else :data:`DEFAULT_ENCODING`. With a ``model``
+    (see :mod:`ragchunk.models`) the size may not exceed what it reads whole — its limit
+    less its special tokens, and less its document prefix when ``prefix`` — and defaults
+    to that; without one it defaults to :data:`DEFAULT_CHUNK_SIZE`. ``sizing`` is the
+    tokenizer choice resolved. Raises :class:`RagchunkError` naming the field.
 
     >>> SplitOptions(by="sentences", size=128, overlap=16).sizing.name
     'cl100k_base'
+    >>> options = SplitOptions(model="e5-small-v2", prefix=True, overlap=32)
+    >>> options.size, options.sizing.name
+    (508, 'bert-base-uncased')
     >>> SplitOptions(size=64, overlap=64)
     Traceback (most recent call last):
     ...
@@ -54,21 +63,50 @@ class SplitOptions:
     """
 
     by: str = "headings"
-    size: int = DEFAULT_CHUNK_SIZE
+    size: int | None = None
     overlap: int = DEFAULT_OVERLAP
-    tokenizer: Any = DEFAULT_ENCODING
+    tokenizer: Any = None
+    model: str | None = None
+    prefix: bool = False
+    context: str = "none"
     sizing: Sizing = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         check_by(self.by)
-        size, overlap = check_chunking(self.size, self.overlap)
+        check_context(self.context)
+        model = get_model(self.model) if self.model is not None else None
+        tokenizer = self.tokenizer
+        if model is not None:
+            if tokenizer is not None and tokenizer != model.tokenizer:
+                raise RagchunkError(
+                    "tokenizer",
+                    f"tokenizer ({getattr(tokenizer, 'name', tokenizer)}) is not the tokenizer of {model.id}"
+                    f" ({model.tokenizer}): give the model or a tokenizer, not both",
+                    "tokenizer_not_model", {"value": str(getattr(tokenizer, "name", tokenizer)), "model": model.id,
+                                            "tokenizer": model.tokenizer},
+                )
+            tokenizer = model.tokenizer
+            object.__setattr__(self, "model", model.id)
+        elif self.prefix:
+            raise RagchunkError("prefix", "prefix needs a model (its document prefix): choose a model or drop the prefix",
+                                "prefix_without_model")
+        if tokenizer is None:
+            tokenizer = DEFAULT_ENCODING
+        size = self.size
+        if size is None:
+            size = model.max_chunk_tokens(self.prefix) if model is not None else DEFAULT_CHUNK_SIZE
+        size, overlap = check_chunking(size, self.overlap)
+        if model is not None:
+            check_model_size(model, size, self.prefix)
+        object.__setattr__(self, "tokenizer", tokenizer)
         object.__setattr__(self, "size", size)
         object.__setattr__(self, "overlap", overlap)
-        object.__setattr__(self, "sizing", sizing_for(self.tokenizer))
+        object.__setattr__(self, "sizing", sizing_for(tokenizer))
 
     def __reduce__(self):
         # Sent to worker processes as the settings that made it; the sizer is resolved there.
-        return (SplitOptions, (self.by, self.size, self.overlap, self.tokenizer))
+        return (SplitOptions, (self.by, self.size, self.overlap, self.tokenizer, self.model, self.prefix,
+                               self.context))
 
     @property
     def sizer_name(self) -> str:
@@ -76,9 +114,44 @@ class SplitOptions:
         return self.sizing.name
 
 
+def check_context(context: object) -> str:
+    """Validate the context a chunk is embedded with (``none`` or ``headings``)."""
+    if context not in CONTEXT_CHOICES:
+        choices = ", ".join(CONTEXT_CHOICES)
+        raise RagchunkError("context", f"context ({shown(str(context))}) is not known: choose one of {choices}",
+                            "unknown_context", {"value": shown(str(context)), "choices": choices})
+    return str(context)
+
+
+def check_model_size(model: Model, size: int, prefix: bool = False) -> int:
+    """Refuse a chunk size the model would truncate, naming the model, its limit and the largest size.
+
+    >>> check_model_size(get_model("all-MiniLM-L6-v2"), 300)
+    Traceback (most recent call last):
+    ...
+    ragchunk.errors.RagchunkError: chunk size (300) is too large for all-MiniLM-L6-v2: it reads 256 tokens, 2 of them its own special tokens; enter at most 254
+    """
+    largest = model.max_chunk_tokens(prefix)
+    if size > largest:
+        spent = f"{model.special_tokens} of them its own special tokens"
+        if prefix and model.document_prefix:
+            spent += f" and {model.prefix_tokens()} its prefix {model.document_prefix.strip()!r}"
+        raise RagchunkError(
+            "chunk_size",
+            f"chunk size ({size:,}) is too large for {model.id}: it reads {model.limit:,} tokens, {spent};"
+            f" enter at most {largest:,}",
+            "chunk_size_over_model",
+            {"chunk_size": size, "model": model.id, "limit": model.limit, "special_tokens": model.special_tokens,
+             "maximum": largest},
+        )
+    return size
+
+
 def read_split_form(form: dict[str, str], *, decimal_comma: bool = False) -> SplitOptions:
-    """Split settings from strings as typed: ``by``, ``chunk_size``, ``overlap``, and either
-    ``chars_per_token`` (the estimate) or ``encoding`` (default :data:`DEFAULT_ENCODING`).
+    """Split settings from strings as typed: ``by``, ``chunk_size`` (empty with a model: the
+    model's largest), ``overlap``, and either ``model`` (with ``prefix`` "true" to leave
+    room for its document prefix), ``chars_per_token`` (the estimate) or ``encoding``
+    (default :data:`DEFAULT_ENCODING`).
 
     Every field is read, so one call reports every bad field (as :class:`FormErrors`).
 
@@ -89,20 +162,29 @@ def read_split_form(form: dict[str, str], *, decimal_comma: bool = False) -> Spl
     errors = ErrorCollector()
     attempt = errors.attempt
     by = attempt(check_by, form.get("by", "headings"), True)
-    size = attempt(read_count, "chunk_size", str(form.get("chunk_size", "")), 1, MAX_CHUNK_SIZE, "tokens", decimal_comma)
+    model = None
+    if form.get("model"):
+        model = attempt(get_model, str(form["model"]))
+    raw_size = str(form.get("chunk_size", ""))
+    size = None if model is not None and not raw_size.strip() else attempt(
+        read_count, "chunk_size", raw_size, 1, MAX_CHUNK_SIZE, "tokens", decimal_comma)
     overlap = attempt(read_count, "overlap", str(form.get("overlap", "")), 0, MAX_CHUNK_SIZE - 1, "tokens",
                       decimal_comma)
+    prefix = str(form.get("prefix", "")).strip().lower() in ("1", "true", "yes", "on")
+    context = attempt(check_context, str(form.get("context") or "none"))
     tokenizer: Any = None
-    if form.get("chars_per_token") is not None:
+    if model is not None:
+        pass
+    elif form.get("chars_per_token") is not None:
         ratio = attempt(read_ratio, str(form["chars_per_token"]), decimal_comma)
         tokenizer = None if ratio is None else CharEstimate(ratio)
     else:
-        tokenizer = attempt(check_encoding, str(form.get("encoding") or DEFAULT_ENCODING))
+        tokenizer = attempt(check_tokenizer, str(form.get("encoding") or DEFAULT_ENCODING))
     if size is not None and overlap is not None:
         attempt(check_chunking, size, overlap)
     if errors:
         raise FormErrors(errors)
     try:
-        return SplitOptions(by, size, overlap, tokenizer)
+        return SplitOptions(by, size, overlap, tokenizer, None if model is None else model.id, prefix, context)
     except RagchunkError as err:
         raise FormErrors([err]) from None

@@ -65,8 +65,11 @@ class Packer:
     """
 
     def __init__(self, text: str, tree: UnitTree, sizer: Any, budget: Callable[[int], int], overlap: int,
-                 emit: Emit) -> None:
+                 emit: Emit, check: Callable[[int, int, int, int], bool] | None = None) -> None:
         self.text = text
+        # check(start, content_start, end, tokens): a last word on a chunk within its budget
+        # (its embedding text, prefix and all, must fit the size too).
+        self.check = check
         self.tree = tree
         self.sizer = sizer
         self.budget = budget
@@ -151,7 +154,7 @@ class Packer:
                     self._shorten(cur)
                     continue
             tokens = exact(cur.start, cur.end)
-            if tokens <= size:
+            if tokens <= size and self._accepts(cur.start, cur.content_start, cur.end, tokens):
                 self._emit(cur.start, cur.content_start, cur.end, tokens, overlap_tokens, [u[0] for u in units])
                 dropped.reverse()
                 return dropped
@@ -172,6 +175,9 @@ class Packer:
             cur.start = cur.content_start = cur.units[0][0]
         else:
             cur.start = tail
+
+    def _accepts(self, start: int, content_start: int, end: int, tokens: int) -> bool:
+        return self.check is None or self.check(start, content_start, end, tokens)
 
     def _emit(self, start: int, content_start: int, end: int, tokens: int, overlap_tokens: int,
               unit_starts: list[int]) -> None:
@@ -210,8 +216,9 @@ class Packer:
                         start = pos if tail is None else tail
                         continue
                 tokens = exact(start, end)
-                if tokens <= size:
-                    self._emit(start, pos if tail is None else tails.prev_end, end, tokens, overlap_tokens, [])
+                content_start = pos if tail is None else tails.prev_end
+                if tokens <= size and self._accepts(start, content_start, end, tokens):
+                    self._emit(start, content_start, end, tokens, overlap_tokens, [])
                     if self.due:
                         self.due = False
                         yield
@@ -244,13 +251,13 @@ class Packer:
             size = self.budget(pos)
             if est(pos, e) <= size:
                 tokens = exact(pos, e)
-                if tokens <= size:
+                if tokens <= size and self._accepts(pos, pos, e, tokens):
                     self._emit(pos, pos, e, tokens, 0, [])
                     return
             cut = self._piece_end(pos, sizer.reach(pos, size, e), e)
             while True:
                 tokens = exact(pos, cut)
-                if tokens <= size:
+                if tokens <= size and self._accepts(pos, pos, cut, tokens):
                     break
                 aim = min(cut - 1, sizer.reach(pos, max(1, 2 * size - tokens), e))
                 boundary = floor_boundary(text, aim, pos)

@@ -47,7 +47,8 @@ FIELDS: tuple[Field, ...] = (
     Field("end", "integer", True, "code-point offset just after the chunk"),
     Field("content_start", "integer", True, "where the new content starts: text[start:content_start] is overlap"),
     Field("overlap_tokens", "integer", True, "the exact token count of the overlap carried from the previous chunk"),
-    Field("tokenizer", "string", True, "what counted the tokens: an encoding name or chars/<ratio>"),
+    Field("tokenizer", "string", True, "what counted the tokens: a tokenizer name or chars/<ratio>"),
+    Field("model", "string", False, "the embedding model the chunks were sized for"),
     Field("title", "string", False, "the document's title (front matter, <title>, PDF or EPUB metadata)"),
     Field("page_start", "integer", False, "the page the chunk starts on (1-based; PDF)"),
     Field("page_end", "integer", False, "the page the chunk ends on (1-based; PDF)"),
@@ -86,7 +87,7 @@ class Document:
         return digest.hexdigest()[:16]
 
 
-def chunk_record(chunk: Chunk, tokenizer: str, document: Document | None = None) -> dict[str, Any]:
+def chunk_record(chunk: Chunk, tokenizer: str, document: Document | None = None, model: str = "") -> dict[str, Any]:
     """The record of one chunk, keys in :data:`FIELDS` order (optional ones only when set).
 
     >>> from ragchunk import split
@@ -110,6 +111,11 @@ def chunk_record(chunk: Chunk, tokenizer: str, document: Document | None = None)
         overlap_tokens=chunk.overlap_tokens,
         tokenizer=tokenizer,
     )
+    if model:
+        record["model"] = model
+    if chunk.embed_text:
+        record["embed_text"] = chunk.embed_text
+        record["embed_tokens"] = chunk.embed_tokens
     if document is not None:
         if document.title:
             record["title"] = document.title
@@ -125,9 +131,9 @@ def chunk_record(chunk: Chunk, tokenizer: str, document: Document | None = None)
 
 def records(result: Split, document: Document | None = None) -> Iterator[dict[str, Any]]:
     """The records of every chunk of ``result`` (of ``document``, when given), in order."""
-    name = result.tokenizer
+    name, model = result.tokenizer, result.model
     for chunk in result.chunks:
-        yield chunk_record(chunk, name, document)
+        yield chunk_record(chunk, name, document, model)
 
 
 # json.dumps leaves these raw with ensure_ascii=False; they are line breaks to

@@ -48,16 +48,25 @@ LABELS: dict[str, str] = {
     "text": "text",
     "preview": "preview count",
     "documents": "number of documents",
+    "model": "model",
+    "prefix": "prefix",
+    "context": "context",
     "jobs": "jobs",
 }
 
 
 def form_spec() -> dict[str, object]:
-    """Defaults, limits and encodings as plain JSON for the page.
+    """Defaults, limits, encodings, tokenizers and models as plain JSON for the page.
 
-    >>> form_spec()["defaults"]["chunk_size"]
-    512
+    >>> spec = form_spec()
+    >>> spec["defaults"]["chunk_size"], spec["tokenizers"]["xlm-roberta"]["tables"][0]["file"]
+    (512, 'xlmr-pieces.txt')
     """
+    from .models import model_catalog
+    from .tables import CATALOG, _load_catalog
+    from .tokenizers import OPEN_TOKENIZERS
+
+    _load_catalog()
     return {
         "defaults": {
             "doc_tokens": DEFAULT_DOC_TOKENS,
@@ -77,5 +86,12 @@ def form_spec() -> dict[str, object]:
             "document_bytes": MAX_PAGE_DOCUMENT_BYTES,
         },
         "encodings": dict(ENCODINGS),
+        # The open models' tokenizers and the tables the page fetches (assets/tables/<file>) for each.
+        "tokenizers": {
+            name: {"description": description,
+                   "tables": [{"name": t, "file": CATALOG[t].file, "sha256": CATALOG[t].sha256} for t in tables]}
+            for name, (description, tables) in OPEN_TOKENIZERS.items()
+        },
+        "models": model_catalog(),
         "labels": dict(LABELS),
     }

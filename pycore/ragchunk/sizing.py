@@ -33,7 +33,7 @@ from typing import Any
 from .calculator import check_ratio
 from .errors import RagchunkError
 from .structure import Structure
-from .tokenizers import CharEstimate, Tokenizer, check_encoding, get_tokenizer
+from .tokenizers import CharEstimate, Tokenizer, check_tokenizer, get_tokenizer
 
 __all__ = ["CharSizer", "CountSizer", "Sizing", "TokenSizer", "prepare", "sizing_for"]
 
@@ -248,7 +248,7 @@ def sizing_for(tokenizer: object) -> Sizing:
     ('cl100k_base', 'chars/3.5')
     """
     if isinstance(tokenizer, str):
-        real = get_tokenizer(check_encoding(tokenizer))
+        real = get_tokenizer(check_tokenizer(tokenizer))
         return Sizing(real.name, tokenizer=real)
     if isinstance(tokenizer, CharEstimate):
         ratio = check_ratio(tokenizer.ratio)

@@ -70,8 +70,9 @@ from typing import Any, NamedTuple
 
 from .errors import RagchunkError
 from .options import SplitOptions, unknown_by
+from .context import Context
 from .packer import Packer
-from .settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP
+from .settings import DEFAULT_OVERLAP
 from .sizing import Sizing, prepare
 from .stats import Stats, compute_stats
 from .structure import BY_CHOICES, Structure, UnitTree
@@ -90,7 +91,10 @@ class Chunk(NamedTuple):
     from the previous chunk (``overlap_tokens`` tokens; empty for the first chunk) and
     ``source[content_start:end]`` the new content. ``heading`` is the nearest heading above
     the new content and ``heading_path`` the titles of all headings in force there,
-    outermost first. ``tokens`` is the exact count of ``text``.
+    outermost first. ``tokens`` is the exact count of ``text``. ``embed_text`` is the text
+    to embed when the chunk has context lines (its heading path with ``context="headings"``,
+    the header of a cut table), and ``embed_tokens`` its exact count; both are empty/0 when
+    the chunk is embedded as it is (see :mod:`ragchunk.context`).
 
     >>> source = "# Setup\\n\\nInstall it. Then run it.\\n\\nDone."
     >>> first, second = split(source, by="sentences", size=10, overlap=4).chunks
@@ -109,14 +113,17 @@ class Chunk(NamedTuple):
     heading_path: tuple[str, ...]
     tokens: int
     overlap_tokens: int
+    embed_text: str = ""
+    embed_tokens: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Split:
     """The chunks of a text and their statistics, plus the settings that made them.
 
-    ``tokenizer`` is the encoding name, or ``chars/<ratio>`` for the estimate;
-    ``document_tokens`` the whole text's length in those tokens.
+    ``tokenizer`` is the tokenizer's name, or ``chars/<ratio>`` for the estimate;
+    ``document_tokens`` the whole text's length in those tokens; ``model`` the model the
+    chunks were sized for ("" when none).
 
     >>> result = split("Short text.", size=64, overlap=8, tokenizer=CharEstimate(4))
     >>> len(result.chunks), result.stats.total_tokens, result.tokenizer
@@ -130,15 +137,19 @@ class Split:
     size: int
     overlap: int
     document_tokens: int = 0
+    model: str = ""
 
 
 def split(
     text: str,
     *,
     by: str = "headings",
-    size: int = DEFAULT_CHUNK_SIZE,
+    size: int | None = None,
     overlap: int = DEFAULT_OVERLAP,
-    tokenizer: str | Tokenizer | CharEstimate = DEFAULT_ENCODING,
+    tokenizer: str | Tokenizer | CharEstimate | None = None,
+    model: str | None = None,
+    prefix: bool = False,
+    context: str = "none",
     progress: Callable[[int, int], None] | None = None,
     threads: int | None = None,
 ) -> Split:
@@ -146,7 +157,12 @@ def split(
 
     ``by`` is ``"headings"``, ``"paragraphs"`` or ``"sentences"`` (the level packed);
     ``overlap`` is the most tokens a chunk repeats from the previous one; ``tokenizer`` is
-    an encoding name of the registry, a :class:`Tokenizer` or a :class:`CharEstimate`.
+    a tokenizer name of the registry (default ``cl100k_base``), a :class:`Tokenizer` or a
+    :class:`CharEstimate`. With a ``model`` (``"bge-small-en-v1.5"``, ``"BAAI/bge-m3"`` ...)
+    its tokenizer counts, and ``size`` defaults to, and may not exceed, what the model
+    reads whole (less its document prefix when ``prefix``); without one ``size`` defaults
+    to 512. ``context="headings"`` gives every chunk an ``embed_text``: its heading path on a
+    line, then its text, counted within ``size`` (see :mod:`ragchunk.context`).
 
     >>> s = split("One. Two. Three.", by="sentences", size=3, overlap=0)
     >>> [c.text for c in s.chunks], s.stats.total_tokens
@@ -174,7 +190,7 @@ def split(
     not callable, text with unpaired surrogates, or a size smaller than one character of
     the text needs.
     """
-    return split_with(text, SplitOptions(by, size, overlap, tokenizer), progress, threads)
+    return split_with(text, SplitOptions(by, size, overlap, tokenizer, model, prefix, context), progress, threads)
 
 
 def split_with(text: str, options: SplitOptions, progress: Callable[[int, int], None] | None = None,
@@ -259,7 +275,8 @@ def pack_steps(prepared: Prepared, options: SplitOptions) -> Generator[tuple[str
     yield ("splitting", total, total)
     size = options.size
     stats = compute_stats([c.tokens for c in chunks], [c.overlap_tokens for c in chunks], size)
-    return Split(chunks, stats, options.sizing.name, options.by, size, options.overlap, _length(prepared))
+    return Split(chunks, stats, options.sizing.name, options.by, size, options.overlap, _length(prepared),
+                 options.model or "")
 
 
 def _length(prepared: Prepared) -> int:
@@ -290,20 +307,36 @@ class _Emitter:
         self.report_step = -(-len(text) // 100)
         self.next_report = self.report_step
         self.done = 0
+        self.context: Context | None = None
 
     def run(self, sizer: Any, options: SplitOptions) -> Iterator[int]:
         """Pack; yields the end of the latest chunk at each hundredth of the text passed."""
         size = options.size
-        tree = UnitTree(self.text, self.structure, options.by, sizer.est, size // 2)
-        for _ in Packer(self.text, tree, sizer, lambda _pos: size, options.overlap, self.emit).run():
+        text, structure = self.text, self.structure
+        tree = UnitTree(text, structure, options.by, sizer.est, size // 2)
+        has_tables = any(block.kind == "table" for block in structure.blocks)
+        context = None
+        if options.context == "headings" or has_tables:
+            tokenizer = options.sizing.tokenizer
+            count = tokenizer.count if tokenizer is not None else (lambda part: _count_of(sizer, part))
+            context = Context(text, structure, size, options.context == "headings", count,
+                              getattr(tokenizer, "next_cut", None))
+        self.context = context
+        budget = (lambda _pos: size) if context is None else context.budget
+        check = None if context is None else context.fits
+        for _ in Packer(text, tree, sizer, budget, options.overlap, self.emit, check).run():
             yield self.done
 
     def emit(self, start: int, content_start: int, end: int, tokens: int, overlap_tokens: int) -> bool:
         text = self.text
         first = _NONSPACE.search(text, content_start, end)
         path = self.structure.path_at(first.start() if first else content_start)
+        embed_text, embed_tokens = ("", 0) if self.context is None else self.context.embed(content_start, start, end,
+                                                                                              tokens)
+        if not embed_text and self.context is not None and self.context.headings:
+            embed_text, embed_tokens = text[start:end], tokens  # asked for: every chunk says what to embed
         chunk = (len(self.chunks), text[start:end], start, end, content_start, path[-1] if path else "", path,
-                 tokens, overlap_tokens)
+                 tokens, overlap_tokens, embed_text, embed_tokens)
         self.chunks.append(tuple.__new__(Chunk, chunk))
         if end < self.next_report:
             return False
@@ -313,3 +346,11 @@ class _Emitter:
         self.next_report = (end // self.report_step + 1) * self.report_step
         self.done = end
         return True
+
+
+def _count_of(sizer: Any, text: str) -> int:
+    """A count of any string by a sizer without a tokenizer (the estimate, or a count-only object)."""
+    count = getattr(sizer, "count", None)
+    if callable(count):
+        return count(text)
+    return sizer.est(0, len(text))

@@ -24,6 +24,8 @@ from .segmentation import sentence_spans
 __all__ = ["BY_CHOICES", "GLUE", "LINES", "Structure", "Unit", "UnitTree", "WORDS"]
 
 BY_CHOICES: tuple[str, ...] = ("headings", "paragraphs", "sentences")
+# Blocks that are markup only and travel with the unit after them.
+_STICKY_KINDS = frozenset(("heading", "rule"))
 
 # Unit levels. Levels below WORDS hold units; WORDS and LINES are spans the packer fills
 # word by word or line by line.
@@ -32,8 +34,9 @@ BLOCK = 1
 ITEM = 2
 SENTENCE = 3
 GLUE = 4
-WORDS = 5
-LINES = 6
+TAIL = 5  # a unit with markup after it (a rule closing a section): the markup goes with its last piece
+WORDS = 6
+LINES = 7
 
 
 class Unit(NamedTuple):
@@ -41,7 +44,8 @@ class Unit(NamedTuple):
 
     ``block`` is the index of its (first) block and ``stop`` the index after its last one
     (sections); ``heads`` and ``inner`` are set for a ``GLUE`` unit: the heading units it
-    glues and the unit they introduce. Made with ``tuple.__new__`` on hot paths: a split
+    glues and the unit they introduce; a ``TAIL`` unit is ``inner`` followed by markup up
+    to ``end``. Made with ``tuple.__new__`` on hot paths: a split
     of a long text makes hundreds of thousands.
     """
 
@@ -60,12 +64,19 @@ def _unit(start: int, end: int, level: int, block: int = -1, stop: int = -1, hea
 
 
 class Structure(NamedTuple):
-    """The Markdown blocks of a text and what the splitter derives from them."""
+    """The Markdown blocks of a text and what the splitter derives from them.
+
+    Front matter (YAML ``---`` or TOML ``+++`` at the very start) is metadata, not content:
+    it is kept apart (``front_matter``) and never packed; its ``title`` becomes the root of
+    every heading path when the document has no level-1 heading of its own.
+    """
 
     blocks: list[Block]
     paths: list[tuple[str, ...]]  # heading path in force at each block
     block_starts: list[int]
     section_end: list[int]  # see _section_ends
+    front_matter: Block | None = None
+    title: str = ""
 
     @classmethod
     def of(cls, text: str) -> Structure:
@@ -73,14 +84,26 @@ class Structure(NamedTuple):
 
         >>> Structure.of("# A\\n\\nText.\\n\\n## B\\n\\nMore.").paths
         [('A',), ('A',), ('A', 'B'), ('A', 'B')]
+        >>> Structure.of("---\\ntitle: Guide\\n---\\nIntro.\\n\\n## Use\\n\\nText.").paths
+        [('Guide',), ('Guide', 'Use'), ('Guide', 'Use')]
         """
         blocks = parse_blocks(text)
-        return cls(blocks, heading_paths(blocks), [b.start for b in blocks], _section_ends(blocks))
+        front = blocks[0] if blocks and blocks[0].kind == "front_matter" else None
+        if front is not None:
+            blocks = blocks[1:]
+        paths = heading_paths(blocks)
+        title = front.title if front is not None else ""
+        if title and not any(b.kind == "heading" and b.level == 1 for b in blocks):
+            paths = [(title, *path) for path in paths]
+        return cls(blocks, paths, [b.start for b in blocks], _section_ends(blocks), front, title)
 
     def path_at(self, offset: int) -> tuple[str, ...]:
-        """The heading path in force at code-point ``offset`` (``()`` before the first block)."""
+        """The heading path in force at code-point ``offset`` (before the first block: the
+        front matter's title as the root, or ``()``)."""
         block = bisect_right(self.block_starts, offset) - 1
-        return self.paths[block] if block >= 0 else ()
+        if block >= 0:
+            return self.paths[block]
+        return (self.title,) if self.title and self.paths and self.paths[0][:1] == (self.title,) else ()
 
 
 def _section_ends(blocks: list[Block]) -> list[int]:
@@ -181,6 +204,13 @@ class UnitTree:
             return sentences if len(sentences) > 1 else [_unit(start, end, WORDS)]
         if level == SENTENCE:
             return [_unit(start, end, WORDS)]
+        if level == TAIL:
+            # The markup goes with the last child of what it follows.
+            kids = self.children(unit.inner)
+            last = kids[-1]
+            if last.level >= WORDS:
+                return [*kids[:-1], _unit(last.start, end, last.level)]
+            return [*kids[:-1], _unit(last.start, end, TAIL, inner=last)]
         # GLUE: the headings go with the first child of what they introduce.
         kids = self.children(unit.inner)
         first = kids[0]
@@ -204,20 +234,28 @@ class UnitTree:
         return units
 
     def _sticky(self, unit: Unit) -> bool:
-        return unit.level == BLOCK and self.blocks[unit.block].kind == "heading"
+        """A heading line, or a block that is only markup (a rule): it goes with what follows."""
+        return unit.level == BLOCK and self.blocks[unit.block].kind in _STICKY_KINDS
 
     def _glue(self, units: list[Unit]) -> list[Unit]:
-        """Join each run of heading lines to the unit after it, so a chunk never ends on one.
+        """Join each run of heading lines (and rules) to the unit after it, so a chunk never
+        ends on one; a short section intro between a heading and a subsection joins the run.
 
-        Only as many of the run's last headings as fill ``glue_limit`` are joined: a run
-        of thousands of headings must not become one unit that can never be placed whole.
+        An intro (a block of at most half the glue limit right after the run, before a
+        subsection) would otherwise close a small chunk of its own whenever the subsection
+        has to be cut: it travels with the subsection's first piece, as its heading does.
+        Only as many of the run's last units as fill ``glue_limit`` are joined: a run of
+        thousands of headings must not become one unit that can never be placed whole.
         """
         out: list[Unit] = []
         heads: list[Unit] = []
         limit = self.glue_limit
         est = self.est
-        for unit in units:
-            if self._sticky(unit):
+        for index, unit in enumerate(units):
+            if self._sticky(unit) or (
+                heads and unit.level == BLOCK and index + 1 < len(units) and units[index + 1].level == SECTION
+                and est(unit.start, unit.end) <= limit // 2
+            ):
                 heads.append(unit)
                 continue
             if heads:
@@ -229,5 +267,10 @@ class UnitTree:
                     unit = _unit(heads[keep].start, unit.end, GLUE, heads=tuple(heads[keep:]), inner=unit)
                 heads = []
             out.append(unit)
-        out.extend(heads)
+        if heads and out and all(self.blocks[h.block].kind == "rule" for h in heads if h.level == BLOCK):
+            # Markup at the very end (a closing rule) joins the unit before it.
+            last = out.pop()
+            out.append(_unit(last.start, heads[-1].end, TAIL, inner=last))
+        else:
+            out.extend(heads)
         return out

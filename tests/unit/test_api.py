@@ -491,9 +491,12 @@ def test_errors_carry_code_and_params_for_the_page():
         ("chunk_size", "not_whole", {"value": "2,5", "unit": "tokens"}),
     ]
     assert reply["errors"][1]["message"] == "chunk size (2,5) must be a whole number of tokens: round it"
-    file = ask_about(Workspace(), "analyze", {"chunk_size": 8, "overlap": 2}, b"%PDF-1.7\n")["errors"][0]
-    assert (file["code"], file["params"]) == ("not_text", {"name": "", "kind": "pdf", "what": "a PDF document"})
-    assert file["message"].startswith("the file is a PDF document")
+    file = ask_about(Workspace(), "analyze", {"chunk_size": 8, "overlap": 2}, b"\x89PNG\r\n\x1a\n" + bytes(20))["errors"][0]
+    assert (file["code"], file["params"]) == ("not_text", {"name": "", "kind": "png", "what": "a PNG image"})
+    assert file["message"].startswith("the file is a PNG image")
+    # A PDF goes to the PDF reader, which says what is wrong with this one.
+    pdf = ask_about(Workspace(), "analyze", {"chunk_size": 8, "overlap": 2}, b"%PDF-1.7\n")["errors"][0]
+    assert (pdf["field"], pdf["code"]) == ("file", "pdf_corrupt")
 
 
 def test_split_reads_the_decimal_comma():

@@ -11,6 +11,13 @@ takes offsets of that text back to the source: the page of a PDF, the element id
 Readers are pure functions of the bytes (no I/O), the same on CPython and in Pyodide.
 Bad input raises :class:`ragchunk.errors.RagchunkError` with ``field="file"``, a stable
 ``code`` and a message that names the file, what is wrong and the fix.
+
+``formats.read_document(data, name, options)`` picks the reader (by signature, then
+extension, then content: ``formats.reader_for``) and calls it; the PDF reader is imported
+only when a PDF comes. Shared pieces: ``writer`` (the Markdown every reader writes: blocks,
+list and quote prefixes, escaping, fences, pipe tables, heading offsets for the anchors)
+and ``safety`` (ZIP archives within size, count and ratio limits, inflated in pieces; XML
+through expat with entity declarations refused).
 """
 
 from __future__ import annotations
@@ -38,7 +45,8 @@ class Extracted:
     ``pages`` holds ``(offset, page)`` pairs, ascending: page ``page`` (1-based) begins at
     code-point ``offset`` of ``text`` (PDF only; empty otherwise). ``anchors`` holds
     ``(offset, anchor)`` pairs, ascending: the heading that starts at ``offset`` has the
-    element id ``anchor`` in the source (HTML, EPUB). ``notes`` are things a person
+    element id ``anchor`` in the source (HTML and EPUB ids, DOCX bookmarks, reStructuredText
+    targets). ``notes`` are things a person
     should know about the reading, as ``{"code", "params", "message"}`` dicts.
     """
 

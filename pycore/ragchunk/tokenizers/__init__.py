@@ -3,8 +3,9 @@
 Every exact tokenizer answers the sizing interface of :mod:`ragchunk.tokenizers.base`
 (ids with the code-point span of each token, cut points, special tokens), whatever its
 family: OpenAI's BPE encodings (:mod:`.bpe`: tiktoken on CPython, tiktoken's WASM build
-handed in by the browser worker). :class:`CharEstimate` is the characters-per-token
-estimate, which sizes text without tokens.
+handed in by the browser worker), BERT's uncased WordPiece (:mod:`.wordpiece`) and
+XLM-R's Unigram model (:mod:`.unigram`), the last two in pure Python on both.
+:class:`CharEstimate` is the characters-per-token estimate, which sizes text without tokens.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ __all__ = [
     "Tokenizer",
     "WasmTokenizer",
     "check_encoding",
+    "check_tokenizer",
     "encode_in_pieces",
     "encode_steps",
     "get_tokenizer",
@@ -124,6 +126,40 @@ def encode_steps(tokenizer: Tokenizer, text: str, piece: int | None = None) -> G
     return Encoded(ids, starts, ends)
 
 
+# The open models' tokenizers: name -> (what it is, the tables it reads). The page fetches
+# those tables from its own origin when a model of the family is first chosen.
+OPEN_TOKENIZERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "bert-base-uncased": ("WordPiece, uncased (all-MiniLM, bge-*-en-v1.5, e5-*-v2, gte-*, nomic-embed-text)",
+                          ("bert-uncased-vocab", "bert-uncased-chars")),
+    "xlm-roberta": ("XLM-R sentencepiece Unigram (multilingual-e5-*, bge-m3)",
+                    ("xlmr-pieces", "xlmr-scores", "xlmr-normalizer", "xlmr-graphemes")),
+}
+
+
+def tokenizer_names() -> list[str]:
+    """Every name :func:`get_tokenizer` knows: the BPE encodings, then the open models' tokenizers."""
+    return [*ENCODINGS, *OPEN_TOKENIZERS]
+
+
+def check_tokenizer(name: str) -> str:
+    """Validate a tokenizer name (an encoding or an open model's tokenizer).
+
+    >>> check_tokenizer("xlm-roberta")
+    'xlm-roberta'
+    """
+    if name in OPEN_TOKENIZERS:
+        return name
+    if name not in ENCODINGS:
+        known = ", ".join(tokenizer_names())
+        raise UnknownEncodingError(
+            "encoding",
+            f"encoding ({name}) is not known: choose one of {known}",
+            "unknown_encoding",
+            {"value": str(name), "choices": known},
+        )
+    return name
+
+
 def check_encoding(name: str) -> str:
     """Validate an encoding name against the registry.
 
@@ -155,14 +191,14 @@ class Registry:
 
     def provide(self, name: str, factory: Callable[[], Tokenizer]) -> None:
         """Use ``factory`` to build ``name`` (replaces a tokenizer built before)."""
-        check_encoding(name)
+        check_tokenizer(name)
         with self._lock:
             self._factories[name] = factory
             self._built.pop(name, None)
 
     def get(self, name: str = DEFAULT_ENCODING) -> Tokenizer:
         """The tokenizer for ``name``; raises :class:`UnknownEncodingError` for an unknown one."""
-        check_encoding(name)
+        check_tokenizer(name)
         with self._lock:
             if name not in self._built:
                 self._built[name] = self._factories.get(name, lambda: _build_default(name))()
@@ -175,6 +211,14 @@ class Registry:
 
 
 def _build_default(name: str) -> Tokenizer:
+    if name == "bert-base-uncased":
+        from . import wordpiece
+
+        return wordpiece.load(name)
+    if name == "xlm-roberta":
+        from . import unigram
+
+        return unigram.load()
     if sys.platform == "emscripten":
         # The page builds tiktoken's WASM encoder for a BPE encoding and provides it.
         raise RagchunkError(

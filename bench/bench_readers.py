@@ -1,0 +1,133 @@
+"""Speed of every document reader, as MB/s of input and as a ratio to one tiktoken pass.
+
+The documents are real: the 1 MB Markdown corpus of :mod:`corpus` converted by pandoc into
+standalone HTML, DOCX, EPUB 3 and reStructuredText, and into a notebook written as JSON the
+way Jupyter writes it (each document's prose a Markdown cell, each fenced block a code
+cell). For each reader the reference is ONE ``encode`` pass of cl100k_base
+(``ragchunk.get_tokenizer("cl100k_base").encode``) over the text that reader extracted,
+timed alternately with the reader in the same run (median of ``--runs``), so that the
+ratio ``x pass`` (reader time / tiktoken time) does not depend on the machine's speed.
+
+The table is printed and written as JSON to ``bench/out/bench_readers.json``; the converted
+documents are kept in ``bench/out/readers/`` (rebuilt when the corpus changes). Kinds whose
+converter is missing (``apt-get install pandoc``) are listed and skipped.
+
+    python3 bench/bench_readers.py [--runs 5] [--size 1000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import platform
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "pycore"))
+sys.path.insert(0, str(HERE))
+
+import corpus  # noqa: E402
+from bench_split import paired_seconds  # noqa: E402
+from ragchunk import get_tokenizer  # noqa: E402
+from ragchunk.readers import ReadOptions  # noqa: E402
+from ragchunk.readers.formats import read_document  # noqa: E402
+
+OUT = HERE / "out"
+FENCE_OPEN = "```"
+
+
+def notebook_json(markdown: str) -> bytes:
+    """A notebook of ``markdown``: fenced blocks become code cells, the text between Markdown cells."""
+    cells = []
+    prose: list[str] = []
+    code: list[str] | None = None
+    for line in markdown.splitlines(keepends=True):
+        if line.startswith(FENCE_OPEN):
+            if code is None:
+                if "".join(prose).strip():
+                    cells.append({"cell_type": "markdown", "id": f"c{len(cells)}", "metadata": {},
+                                  "source": prose})
+                prose, code = [], []
+            else:
+                cells.append({"cell_type": "code", "execution_count": None, "id": f"c{len(cells)}",
+                              "metadata": {}, "outputs": [], "source": code})
+                code = None
+            continue
+        (prose if code is None else code).append(line)
+    if "".join(prose).strip():
+        cells.append({"cell_type": "markdown", "id": f"c{len(cells)}", "metadata": {}, "source": prose})
+    notebook = {"cells": cells, "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                                           "name": "python3"},
+                                             "language_info": {"name": "python"}},
+                "nbformat": 4, "nbformat_minor": 5}
+    return (json.dumps(notebook, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def documents(size: int) -> tuple[dict[str, Path], list[str]]:
+    """name -> path of each converted document (made once per corpus), and the kinds skipped."""
+    text, _ = corpus.markdown_corpus(size)
+    folder = OUT / "readers" / hashlib.sha256(text.encode()).hexdigest()[:12]
+    folder.mkdir(parents=True, exist_ok=True)
+    source = folder / "corpus.md"
+    source.write_text(text, encoding="utf-8")
+    made: dict[str, Path] = {"corpus.md": source}
+    notebook = folder / "corpus.ipynb"
+    if not notebook.exists():
+        notebook.write_bytes(notebook_json(text))
+    made["corpus.ipynb"] = notebook
+    skipped = []
+    pandoc = shutil.which("pandoc")
+    for name, args in (("corpus.html", ["-s"]), ("corpus.docx", []), ("corpus.epub", ["-t", "epub3"]),
+                       ("corpus.rst", ["-s", "-t", "rst"])):
+        target = folder / name
+        if not target.exists():
+            if pandoc is None:
+                skipped.append(name)
+                continue
+            # gfm: the corpus is GitHub-flavoured Markdown (READMEs, changelogs).
+            subprocess.run([pandoc, "-f", "gfm", str(source), "-o", str(target), *args, "--metadata",
+                            "title=Corpus"], check=True, capture_output=True)
+        made[name] = target
+    return made, skipped
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--size", type=int, default=corpus.MB)
+    args = parser.parse_args()
+    tokenizer = get_tokenizer("cl100k_base")
+    made, skipped = documents(args.size)
+    rows = []
+    for name, path in made.items():
+        data = path.read_bytes()
+        extracted = read_document(data, name, ReadOptions())
+
+        def reader(data: bytes = data, name: str = name) -> object:
+            return read_document(data, name, ReadOptions())
+
+        def reference(text: str = extracted.text) -> object:
+            return tokenizer.encode(text)
+
+        ratio, cpu_ratio, seconds, _ = paired_seconds(reference, reader, args.runs)
+        rows.append({"kind": extracted.kind, "file": name, "input_mb": len(data) / corpus.MB,
+                     "text_mb": len(extracted.text.encode()) / corpus.MB, "seconds": seconds,
+                     "input_mb_per_s": len(data) / corpus.MB / seconds, "x_pass": ratio, "x_pass_cpu": cpu_ratio})
+    print(f"{'kind':<9}{'input MB':>9}{'text MB':>9}{'seconds':>9}{'MB/s in':>9}{'x pass':>8}")
+    for row in rows:
+        print(f"{row['kind']:<9}{row['input_mb']:>9.2f}{row['text_mb']:>9.2f}{row['seconds']:>9.3f}"
+              f"{row['input_mb_per_s']:>9.2f}{row['x_pass']:>8.2f}")
+    if skipped:
+        print("skipped (no pandoc):", ", ".join(skipped))
+    OUT.mkdir(exist_ok=True)
+    report = {"python": platform.python_version(), "machine": platform.machine(), "runs": args.runs,
+              "reference": "one cl100k_base encode of the extracted text", "rows": rows, "skipped": skipped}
+    (OUT / "bench_readers.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

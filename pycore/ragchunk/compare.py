@@ -1,0 +1,129 @@
+"""See the choice side by side: fixed windows and each structural level, on the same documents.
+
+For a person's own documents and one size, overlap and tokenizer, :func:`compare` gives one
+row per way of cutting — the calculator's fixed windows, then ``headings``,
+``paragraphs`` and ``sentences`` — with what each costs and how its chunks read: chunks,
+tokens to embed, cost, chunk size min / median / max, the share of chunks that end in the
+middle of a sentence, and the share that hold a heading line.
+
+A chunk *ends mid-sentence* when its end is neither the end of a sentence (of prose) nor
+the end of a block (code, a table, a list item, a heading). Counts are per document, added
+up over the corpus.
+
+>>> rows = compare([("a.md", "# A\\n\\nOne sentence here. Another one.\\n\\n## B\\n\\nMore.")], size=8, overlap=0)
+>>> [(row.method, row.chunks) for row in rows]
+[('fixed', 2), ('headings', 3), ('paragraphs', 3), ('sentences', 2)]
+"""
+
+from __future__ import annotations
+
+import statistics
+from bisect import bisect_left
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+
+from .calculator import check_price
+from .options import SplitOptions
+from .segmentation import sentence_spans
+from .splitter import pack, prepare_text
+from .structure import BY_CHOICES, Structure
+from .windowing import windows_of
+
+__all__ = ["Comparison", "compare"]
+
+METHODS: tuple[str, ...] = ("fixed", *BY_CHOICES)
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """One way of cutting, over the whole corpus."""
+
+    method: str
+    chunks: int
+    tokens: int
+    cost: float | None
+    min_tokens: int
+    median_tokens: float
+    max_tokens: int
+    mid_sentence: float
+    with_heading: float
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+class _Tally:
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+        self.mid = 0
+        self.headed = 0
+
+    def add(self, tokens: int, mid: bool, headed: bool) -> None:
+        self.sizes.append(tokens)
+        self.mid += mid
+        self.headed += headed
+
+    def row(self, method: str, price: float | None) -> Comparison:
+        sizes = self.sizes
+        n = len(sizes)
+        total = sum(sizes)
+        return Comparison(method, n, total, None if price is None else total / 1_000_000 * price, min(sizes, default=0),
+                          statistics.median(sizes) if sizes else 0, max(sizes, default=0),
+                          self.mid / n if n else 0.0, self.headed / n if n else 0.0)
+
+
+def _ends(text: str, structure: Structure) -> list[int]:
+    """Sorted offsets where a sentence or a block ends: a chunk ending elsewhere ends mid-sentence."""
+    ends = []
+    for block in structure.blocks:
+        if block.kind in ("paragraph", "quote", "list"):
+            ends.extend(block.start + end for _, end in sentence_spans(text[block.start : block.end]))
+        if block.kind in ("code", "table", "html", "list"):
+            line_end = text.find("\n", block.start, block.end)
+            while line_end >= 0:  # a line of code or a table row ends a unit too
+                ends.append(len(text[block.start : line_end].rstrip()) + block.start)
+                line_end = text.find("\n", line_end + 1, block.end)
+        ends.append(block.end)
+    ends.sort()
+    return ends
+
+
+def _has(points: list[int], start: int, end: int) -> bool:
+    index = bisect_left(points, start)
+    return index < len(points) and points[index] < end
+
+
+def compare(documents: Iterable[tuple[str, str]], *, size: int | None = None, overlap: int = 64,
+            tokenizer: object = None, model: str | None = None, price_per_million: float | None = None
+            ) -> list[Comparison]:
+    """One :class:`Comparison` per way of cutting (:data:`METHODS`), over every ``(source, text)``.
+
+    Each document is encoded and parsed once; every method packs that preparation.
+    """
+    price = check_price(price_per_million)
+    tallies = {method: _Tally() for method in METHODS}
+    options = {by: SplitOptions(by, size, overlap, tokenizer, model) for by in BY_CHOICES}
+    sizing = options["headings"].sizing
+    size, overlap = options["headings"].size, options["headings"].overlap
+    for _, text in documents:
+        prepared = prepare_text(text, sizing, threads=1)
+        if prepared.structure is None:
+            continue
+        structure = prepared.structure
+        ends = _ends(text, structure)
+        heading_starts = [b.start for b in structure.blocks if b.kind == "heading"]
+        for by in BY_CHOICES:
+            for chunk in pack(prepared, options[by]).chunks:
+                index = bisect_left(ends, chunk.end)
+                tallies[by].add(chunk.tokens, not (index < len(ends) and ends[index] == chunk.end),
+                                _has(heading_starts, chunk.start, chunk.end))
+        if sizing.tokenizer is not None:
+            encoded = sizing.tokenizer.encode_with_offsets(text)
+            for window in windows_of(text, encoded, size, overlap):
+                end = len(text[: window.end].rstrip())
+                index = bisect_left(ends, end)
+                tallies["fixed"].add(window.tokens, not (index < len(ends) and ends[index] == end),
+                                     _has(heading_starts, window.start, window.end))
+    # Fixed windows need token positions: the characters-per-token estimate has none.
+    return [tallies[method].row(method, price) for method in METHODS
+            if method != "fixed" or sizing.tokenizer is not None]

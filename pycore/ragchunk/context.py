@@ -1,0 +1,127 @@
+"""Context that is counted: the lines a chunk is embedded with, inside the chunk's budget.
+
+A chunk's text stays the verbatim slice of its document; its *embedding text* adds, on
+lines before it, what a reader of the chunk alone would miss:
+
+- with ``context="headings"``, its heading path as one line (``Guide > Install > Linux``;
+  a chunk that opens with a heading gets the path above that heading); a path too long
+  for a quarter of the size is shortened from the outside in;
+- the header row (and delimiter row) of a table when the chunk is a piece of a table cut
+  between rows after its first piece — always, since such a piece reads as bare cells.
+
+Those lines cost tokens, so the packer is given a smaller budget for the chunk's text
+(:meth:`Context.budget`), and every chunk's embedding text is counted exactly before the
+chunk is kept (:meth:`Context.fits`): ``embed_tokens`` never exceeds the size. Peers either
+leave such a prefix out of the budget or fail when it grows too long.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable
+
+from .structure import Structure
+
+__all__ = ["CONTEXT_CHOICES", "Context"]
+
+CONTEXT_CHOICES: tuple[str, ...] = ("none", "headings")
+PATH_SEPARATOR = " > "
+_NONSPACE = re.compile(r"\S")
+
+
+class Context:
+    """The embedding-text prefixes of one text's chunks and what they cost.
+
+    ``count`` is the sizer's exact count of any string, ``next_cut`` the tokenizer's cut
+    rule (or None): where a prefix ends at a cut of the embedding text, the embedding text
+    costs the prefix plus the chunk, with no second count of the chunk.
+    """
+
+    def __init__(self, text: str, structure: Structure, size: int, headings: bool, count: Callable[[str], int],
+                 next_cut: Callable[[str, int, int], int | None] | None) -> None:
+        self.text = text
+        self.structure = structure
+        self.size = size
+        self.headings = headings
+        self.count = count
+        self.next_cut = next_cut
+        self._cost: dict[str, int] = {}
+        self._lines: dict[tuple[str, ...], str] = {}
+
+    def prefix(self, pos: int) -> str:
+        """The lines before the chunk whose new content starts at ``pos`` ("" when none), ending in a line break."""
+        parts = []
+        if self.headings:
+            path = self.structure.path_at(pos)
+            index = bisect_right(self.structure.block_starts, pos) - 1
+            if index >= 0 and self.structure.block_starts[index] == pos and self.structure.blocks[index].kind == "heading":
+                path = path[:-1]  # the chunk opens with its own heading: the line names what is above it
+            line = self._path_line(path)
+            if line:
+                parts.append(line)
+        header = self._table_header(pos)
+        if header:
+            parts.append(header)
+        return "".join(part + "\n" for part in parts)
+
+    def cost(self, prefix: str) -> int:
+        """The tokens ``prefix`` adds (remembered: chunks share their prefixes)."""
+        if not prefix:
+            return 0
+        found = self._cost.get(prefix)
+        if found is None:
+            found = self._cost[prefix] = self.count(prefix)
+        return found
+
+    def budget(self, pos: int) -> int:
+        """The most tokens the text of a chunk starting at ``pos`` may have, its prefix aside."""
+        return self.size - self.cost(self.prefix(pos))
+
+    def embed(self, content_start: int, start: int, end: int, tokens: int) -> tuple[str, int]:
+        """The embedding text of chunk ``text[start:end]`` (``tokens`` tokens) and its exact count ("" and 0 without a prefix)."""
+        first = _first_nonspace(self.text, content_start, end)
+        prefix = self.prefix(first)
+        if not prefix:
+            return "", 0
+        embedded = prefix + self.text[start:end]
+        at = len(prefix)
+        if self.next_cut is not None and self.next_cut(embedded, at, min(len(embedded), at + 3)) == at:
+            return embedded, self.cost(prefix) + tokens
+        return embedded, self.count(embedded)
+
+    def fits(self, start: int, content_start: int, end: int, tokens: int) -> bool:
+        """Whether the chunk's embedding text stays within the size (the packer's last check)."""
+        return self.embed(content_start, start, end, tokens)[1] <= self.size
+
+    def _path_line(self, path: tuple[str, ...]) -> str:
+        found = self._lines.get(path)
+        if found is None:
+            limit = self.size // 4
+            kept = list(path)
+            # Shortened from the outside in: the nearest headings say the most about the chunk.
+            while kept and self.cost(PATH_SEPARATOR.join(kept) + "\n") > limit:
+                kept.pop(0)
+            found = self._lines[path] = PATH_SEPARATOR.join(kept)
+        return found
+
+    def _table_header(self, pos: int) -> str:
+        structure = self.structure
+        index = bisect_right(structure.block_starts, pos) - 1
+        if index < 0:
+            return ""
+        block = structure.blocks[index]
+        if block.kind != "table" or pos >= block.end:
+            return ""
+        text = self.text
+        first_break = text.find("\n", block.start, block.end)
+        header_end = text.find("\n", first_break + 1, block.end) if first_break >= 0 else -1
+        if header_end < 0 or pos <= header_end:
+            return ""  # the first piece holds its header itself
+        header = text[block.start : header_end].rstrip()
+        return header if self.cost(header + "\n") <= self.size // 4 else ""
+
+
+def _first_nonspace(text: str, start: int, end: int) -> int:
+    found = _NONSPACE.search(text, start, end)
+    return found.start() if found else start

@@ -1,0 +1,135 @@
+"""Which reader a document needs (by signature, then extension, then content), and reading it.
+
+>>> reader_for("notes.md", b"# Hi"), reader_for("page", b"<!DOCTYPE html><p>x"), reader_for("a.pdf", b"%PDF-1.7")
+('markdown', 'html', 'pdf')
+>>> read_document(b"<h1>Hi</h1><p>there", "page.html").text
+'# Hi\\n\\nthere\\n'
+
+Signatures come first, so a renamed file is still read as what it is: ``%PDF-`` is a PDF; a
+ZIP whose first entry is the ``mimetype`` ``application/epub+zip`` (or that holds
+``META-INF/container.xml``) is an EPUB, one with ``[Content_Types].xml`` and ``word/`` a
+Word document; an OLE file that holds an ``EncryptedPackage`` is a password-protected
+Word document (the DOCX reader says so). Then the extension, then the content: a file that
+starts (after a BOM and white space) with ``<!doctype html``, ``<html`` or an XML
+declaration followed by ``<html`` is HTML. Everything else is text, which
+:func:`ragchunk.textio.decode_document` refuses when it is binary.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import zipfile
+from collections.abc import Callable
+
+from ..errors import RagchunkError
+
+from ..settings import MAX_DOCUMENT_BYTES
+from . import Extracted, ReadOptions
+from .safety import file_error
+
+__all__ = ["KINDS", "read_document", "reader_for"]
+
+# kind -> module of this package that reads it
+KINDS: dict[str, str] = {
+    "html": "html",
+    "epub": "epub",
+    "docx": "docx",
+    "ipynb": "notebook",
+    "rst": "rst",
+    "markdown": "text",
+    "text": "text",
+    "pdf": "pdf",
+}
+EXTENSIONS: dict[str, str] = {
+    ".html": "html", ".htm": "html", ".xhtml": "html", ".xht": "html", ".shtml": "html",
+    ".epub": "epub",
+    ".docx": "docx", ".docm": "docx", ".dotx": "docx", ".dotm": "docx",
+    ".ipynb": "ipynb",
+    ".rst": "rst", ".rest": "rst",
+    ".md": "markdown", ".markdown": "markdown", ".mdown": "markdown", ".mkd": "markdown", ".mkdn": "markdown",
+    ".mdx": "markdown",
+    ".txt": "text", ".text": "text",
+    ".pdf": "pdf",
+}
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_ENCRYPTED = "EncryptedPackage".encode("utf-16-le")
+_EPUB_MIMETYPE = b"mimetypeapplication/epub+zip"
+SNIFF = 1024
+
+
+def reader_for(name: str, data: bytes) -> str:
+    """The kind of reader (a key of :data:`KINDS`) for a document named ``name`` with bytes ``data``.
+
+    >>> reader_for("report", b"PK\\x03\\x04" + bytes(26) + b"mimetypeapplication/epub+zip")
+    'epub'
+    >>> reader_for("x.ipynb", b"{}"), reader_for("README", b"plain words")
+    ('ipynb', 'text')
+    """
+    if data.startswith(b"%PDF-"):
+        return "pdf"
+    if data.startswith(_OLE) and (_ENCRYPTED in data or name.lower().endswith((".docx", ".docm"))):
+        return "docx"
+    if data.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        zipped = _zip_kind(data)
+        if zipped:
+            return zipped
+    dot = name.rfind(".")
+    if dot >= 0:
+        kind = EXTENSIONS.get(name[dot:].lower())
+        if kind:
+            return kind
+    head = data[:SNIFF]
+    for bom in (b"\xef\xbb\xbf",):
+        head = head.removeprefix(bom)
+    head = head.lstrip(b" \t\r\n\x0c").lower()
+    if head.startswith((b"<!doctype html", b"<html")) or (head.startswith(b"<?xml") and b"<html" in head):
+        return "html"
+    return "text"
+
+
+def _zip_kind(data: bytes) -> str | None:
+    """"epub" or "docx" for a ZIP that is one (by its first entry, then its directory), else None."""
+    if data[30:58] == _EPUB_MIMETYPE:
+        return "epub"
+    try:
+        names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError, KeyError, IndexError):
+        return None
+    entries = set(names)
+    if "META-INF/container.xml" in entries and ("mimetype" in entries or any(n.endswith(".opf") for n in names)):
+        return "epub"
+    if "[Content_Types].xml" in entries and any(n.startswith("word/") for n in names):
+        return "docx"
+    return None
+
+
+def read_document(data: bytes, name: str = "", options: ReadOptions | None = None) -> Extracted:
+    """Read any supported document: :func:`reader_for` picks the reader, which makes the :class:`Extracted`.
+
+    Raises:
+        RagchunkError: ``file_too_large`` above :data:`ragchunk.settings.MAX_DOCUMENT_BYTES`,
+            ``pdf_unsupported`` when this build has no PDF reader, and every error of the
+            chosen reader (each one names the file, what is wrong and the fix).
+    """
+    options = options or ReadOptions()
+    if len(data) > MAX_DOCUMENT_BYTES:
+        # The same sentence as ragchunk.textio's, so the page says it alike for every format.
+        raise RagchunkError("file", f"{name or 'the file'} is too large ({len(data):,} bytes): the limit is "
+                            f"{MAX_DOCUMENT_BYTES:,} bytes; split it first", "file_too_large",
+                            {"name": name, "size": len(data), "limit": MAX_DOCUMENT_BYTES})
+    kind = reader_for(name, data)
+    return _reader(kind, name)(data, name, options)
+
+
+def _reader(kind: str, name: str) -> Callable[[bytes, str, ReadOptions], Extracted]:
+    module_name = f"{__package__}.{KINDS[kind]}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name != module_name:
+            raise
+        raise file_error(name, "pdf_unsupported" if kind == "pdf" else "format_unsupported",
+                         f"is a {kind.upper()} document, and this build of ragchunk has no {kind.upper()} reader",
+                         "export it as text, Markdown or HTML, or use a build with that reader", kind=kind) from None
+    return module.read

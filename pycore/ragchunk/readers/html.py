@@ -1,0 +1,873 @@
+"""HTML and XHTML -> Markdown: headings, paragraphs, lists, tables, code, quotes; no markup left.
+
+>>> page = b'''<html><head><title>Guide</title><style>p {}</style></head><body>
+... <nav><a href="/">Home</a></nav>
+... <h2 id="setup">Set&nbsp;up</h2><p>Run   <b>this</b>:</p>
+... <pre><code class="language-sh">make &amp;&amp; make install</code></pre>
+... <ul><li>one<li>two</ul></body></html>'''
+>>> result = read(page, "guide.html", ReadOptions())
+>>> print(result.text, end="")
+# Guide
+<BLANKLINE>
+## Set\xa0up
+<BLANKLINE>
+Run this:
+<BLANKLINE>
+```sh
+make && make install
+```
+<BLANKLINE>
+- one
+- two
+>>> result.title, result.anchors
+('Guide', ((9, 'setup'),))
+
+The tokenizer is this module's own (``html.parser`` changed between Python 3.11 and 3.14,
+so using it would give different text on CPython and in Pyodide); it follows the HTML
+standard where text depends on it: raw text in ``script``/``style`` (and the other raw
+text elements), character references decoded by :func:`html.unescape`, comments, CDATA,
+and an unfinished tag or comment dropping the rest of the file as browsers do. The tree
+is built with the implied end tags that matter (``p``, ``li``, ``dt``/``dd``, ``tr``,
+``td``/``th``, headings, ``head``), on explicit stacks: no recursion, whatever the nesting.
+Work is linear in the input.
+
+Where the reader chooses:
+
+- the text of ``<title>`` is the title, and becomes a ``#`` heading at the top when the
+  page has no ``h1``;
+- boilerplate (``nav``, ``header``, ``footer``, ``aside``, ``dialog``, the ARIA roles
+  navigation, banner, contentinfo, complementary, search, menu, menubar, toolbar, dialog
+  and alertdialog, tables of contents by id or class) is dropped unless
+  ``ReadOptions(keep_boilerplate=True)``; a ``header`` that holds a heading is the page's
+  or the article's title block, and is kept; footnotes and endnotes (``epub:type``,
+  ``doc-*`` roles) are content even in an ``aside``;
+- elements that are not rendered (``hidden``, an inline ``display: none`` or
+  ``visibility: hidden``) are dropped, with script, style, template, noscript, svg, the
+  head (but its title) and other non-text elements;
+- a heading inside a list item, quote or table cell is written as text (Markdown has no
+  headings there); a table of one column is written as paragraphs (a layout table);
+  tables inside table cells are flattened into the cell's text;
+- inline markup (emphasis, links, inline code) is written as its plain text;
+- a heading's anchor is its id, else that of an ``<a id|name>`` in it or just before it,
+  else the id of the ``section``, ``article`` or ``div class="section"`` (docutils,
+  pandoc's EPUB 2) it opens.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from html import unescape
+
+from ..errors import NotTextError
+from ..textio import sniff_kind
+from . import Extracted, ReadOptions
+from .writer import MarkdownWriter, collapse, table_cell
+
+__all__ = ["convert", "convert_chapter", "decode_html", "read", "start_tag", "toc_links"]
+
+# A start tag is read piece by piece (name, then each attribute) so that no pattern ever
+# scans past the tag: one pattern for a whole tag rescans the rest of the file at every "<"
+# of a file with no ">" left. HTML's white space only, as the standard says.
+TAG_NAME = re.compile(r"[A-Za-z][^ \t\n\r\f/>]*")
+ATTRIBUTE_GAP = re.compile(r"[ \t\n\r\f/]*")
+ATTRIBUTE_NAME = re.compile(r"[^ \t\n\r\f/>][^ \t\n\r\f/>=]*")
+SPACES = re.compile(r"[ \t\n\r\f]*")
+UNQUOTED_VALUE = re.compile(r"[^ \t\n\r\f>]*")
+END_TAG_NAME = re.compile(r"</([A-Za-z][^\s/>]*)")
+RAW_TEXT_END = re.compile(r"</(script|style|textarea|title|xmp|iframe|noembed|noframes|noscript|plaintext)(?=[\s/>])",
+                          re.IGNORECASE)
+META_CHARSET = re.compile(r"<meta[^>]{0,1024}?charset\s{0,16}=\s{0,16}[\"']?\s{0,16}([A-Za-z0-9_:.+-]{1,40})",
+                          re.IGNORECASE)
+XML_ENCODING = re.compile(r"<\?xml[^>]{0,200}?encoding\s{0,16}=\s{0,16}[\"']([A-Za-z0-9_:.+-]{1,40})", re.IGNORECASE)
+
+# Elements whose content is not markup: script and style (raw text), textarea and title
+# (raw text with character references), and those browsers treat alike.
+_RAW = frozenset("script style textarea title xmp iframe noembed noframes noscript plaintext".split())
+_RCDATA = frozenset(("textarea", "title"))
+_VOID = frozenset("area base br col embed hr img input keygen link meta param source track wbr basefont bgsound "
+                  "frame image isindex".split())
+# Dropped with everything in them.
+_DROP = frozenset("script style template noscript svg head iframe object canvas audio video map select "
+                  "datalist noembed noframes xmp".split())
+_BOILERPLATE = frozenset(("nav", "header", "footer", "aside", "dialog"))
+# Landmarks around the content, and widgets (menus, toolbars, dialogs such as cookie banners).
+_BOILERPLATE_ROLES = frozenset(("navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar",
+                                "toolbar", "dialog", "alertdialog"))
+_TOC_TOKENS = frozenset(("toc", "table-of-contents", "tableofcontents", "toc-container", "toc-wrapper"))
+_NOTE_KINDS = frozenset(("footnote", "footnotes", "endnote", "endnotes", "rearnote", "rearnotes", "note",
+                         "doc-footnote", "doc-endnote", "doc-endnotes"))
+_HEAD_CONTENT = frozenset("title meta link style script base noscript template".split())
+_HEADINGS = {f"h{n}": n for n in range(1, 7)}
+_BLOCKS = frozenset(
+    """address article aside blockquote body center details dialog dd dir div dl dt fieldset figcaption figure
+    footer form h1 h2 h3 h4 h5 h6 header hgroup hr html li main menu nav ol p pre section summary table tbody
+    td tfoot th thead tr ul caption legend search option optgroup""".split()
+)
+# Start tags that close an open paragraph (the HTML standard's list, plus table).
+_CLOSES_P = frozenset(
+    """address article aside blockquote center details dialog dir div dl fieldset figcaption figure footer form
+    h1 h2 h3 h4 h5 h6 header hgroup hr main menu nav ol p pre section summary table ul search li dd dt""".split()
+)
+_LISTS = ("ul", "ol", "menu", "dir")
+_CELLS = ("td", "th")
+_SECTIONS = frozenset(("section", "article"))
+_WHATWG_LATIN1 = frozenset(("iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "ascii", "us-ascii",
+                            "iso_8859-1", "cp819", "ibm819", "windows-1252"))
+
+
+def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
+    """Read an HTML page (``kind="html"``); see the module docstring for what is kept.
+
+    Raises:
+        NotTextError: the bytes are an image, archive or other binary file.
+    """
+    text, notes = decode_html(data, name)
+    return convert(text, name, options, notes=notes)
+
+
+def decode_html(data: bytes, name: str) -> tuple[str, list[dict]]:
+    """The text of an HTML file: charset from a BOM, ``<meta charset>`` or the XML declaration, else UTF-8.
+
+    >>> decode_html('<meta charset="windows-1251"><p>Привет'.encode("cp1251"), "a.html")[0][-6:]
+    'Привет'
+    >>> decode_html(b"caf\\xe9", "a.html")[1][0]["code"]
+    'not_utf8'
+
+    A declared ISO-8859-1 or ASCII is read as windows-1252, as browsers do; an unknown
+    charset is read as UTF-8, with a note. Invalid bytes become U+FFFD, with a note.
+
+    Raises:
+        NotTextError: the bytes are a binary file (see :func:`ragchunk.textio.sniff_kind`).
+    """
+    label = name or "the file"
+    notes: list[dict] = []
+    for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if data.startswith(bom):
+            return _decode(data[len(bom):], codec, name, notes), notes
+    found = sniff_kind(data)
+    if found is not None:
+        kind, what = found
+        # ragchunk.textio's sentence, so that the page says it alike for every format.
+        raise NotTextError("file", f"{label} is {what}, not text: export it as .txt or .md and drop that instead",
+                           "not_text", {"name": name, "kind": kind, "what": what})
+    head = data[:2048].decode("latin-1")
+    match = XML_ENCODING.search(head, 0, 300) or META_CHARSET.search(head)
+    codec = "utf-8"
+    if match:
+        declared = match.group(1).lower()
+        if declared in _WHATWG_LATIN1:
+            codec = "cp1252"
+        elif declared.startswith("utf-16"):
+            codec = "utf-8"  # bytes that could be read this far are not UTF-16 (the standard says so too)
+        else:
+            try:
+                codec = codecs.lookup(declared).name
+            except LookupError:
+                message = f"{label} declares an unknown charset ({match.group(1)}); it was read as UTF-8"
+                notes.append({"code": "unknown_charset", "params": {"name": name, "charset": match.group(1)},
+                              "message": message})
+    return _decode(data, codec, name, notes), notes
+
+
+def _decode(data: bytes, codec: str, name: str, notes: list[dict]) -> str:
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError:
+        text = data.decode(codec, errors="replace")
+        replaced = text.count("\ufffd") - (data.count("\ufffd".encode()) if codec == "utf-8" else 0)
+        plural = "sequence was" if replaced == 1 else "sequences were"
+        label = name or "the file"
+        message = f"{label} is not valid {codec_label(codec)}: {replaced:,} invalid byte {plural} replaced with \ufffd"
+        code = "not_utf8" if codec == "utf-8" else "bad_bytes"
+        notes.append({"code": code, "params": {"name": name, "count": replaced, "charset": codec_label(codec)},
+                      "message": message})
+        return text
+
+
+def codec_label(codec: str) -> str:
+    return {"utf-8": "UTF-8", "cp1252": "windows-1252"}.get(codec, codec)
+
+
+def convert(text: str, name: str, options: ReadOptions, *, notes: list[dict] | None = None) -> Extracted:
+    """Markdown of decoded HTML ``text`` (what :func:`read` does after decoding).
+
+    >>> convert("<h1 id=a>A</h1><table><tr><th>k<th>v<tr><td>x|y<td>1</table>", "t.html", ReadOptions()).text
+    '# A\\n\\n| k | v |\\n| --- | --- |\\n| x\\\\|y | 1 |\\n'
+    """
+    return convert_chapter(text, name, options, notes=notes)[0]
+
+
+def convert_chapter(text: str, name: str, options: ReadOptions, *, xml: bool = False,
+                    notes: list[dict] | None = None, anchor_prefix: str = "") -> tuple[Extracted, str]:
+    """:func:`convert` with the EPUB reader's settings, and the title of the first heading ("" when none).
+
+    ``xml`` reads XHTML (``<x/>`` closes ``x``) and leaves ``<title>`` out of the text;
+    ``anchor_prefix`` goes in front of every anchor (the chapter's file name and ``#``).
+    """
+    builder = _Builder(options, xml, anchor_prefix)
+    builder.run(text)
+    out = builder.out
+    body = out.text()
+    anchors = list(out.anchors)
+    title = collapse(builder.title)
+    if title and out.top_headings == 0 and not xml:
+        prefix = "# " + title + ("\n\n" if body else "\n")
+        body = prefix + body
+        anchors = [(offset + len(prefix), anchor) for offset, anchor in anchors]
+    all_notes = list(notes or [])
+    if builder.dropped:
+        label = name or "the file"
+        message = (f"{label}: {builder.dropped:,} navigation, header, footer or table-of-contents "
+                   f"element{'s were' if builder.dropped != 1 else ' was'} left out (keep_boilerplate keeps them)")
+        all_notes.append({"code": "boilerplate_dropped", "params": {"name": name, "count": builder.dropped},
+                          "message": message})
+    return Extracted(body, "html", title, (), tuple(anchors), tuple(all_notes)), builder.first_heading
+
+
+class _Open:
+    """An open element: its tag, what it does, and what its end needs."""
+
+    __slots__ = ("tag", "role", "data")
+
+    def __init__(self, tag: str, role: str, data: object = None) -> None:
+        self.tag = tag
+        self.role = role
+        self.data = data
+
+
+class _Table:
+    __slots__ = ("rows", "row", "cell", "caption", "colspan")
+
+    def __init__(self) -> None:
+        self.rows: list[list[str]] = []
+        self.row: list[str] | None = None
+        self.cell: list[str] | None = None
+        self.caption: list[str] = []
+        self.colspan = 1
+
+
+class _Builder:
+    """Turns tokens into Markdown through a :class:`MarkdownWriter`, keeping the open elements on a stack."""
+
+    def __init__(self, options: ReadOptions, xml: bool, anchor_prefix: str) -> None:
+        self.keep = options.keep_boilerplate
+        self.xml = xml
+        self.prefix = anchor_prefix
+        self.out = MarkdownWriter()
+        self.stack: list[_Open] = []
+        self.open_at: dict[str, list[int]] = {}
+        self.drop = 0  # open elements whose content is dropped
+        self.title = ""
+        self.lines: list[list[str]] = [[]]  # the open paragraph's text, by line
+        self.para_group: int | None = None
+        self.term_group: int | None = None  # the latest definition term's, for its definitions
+        self.captures: list[tuple[str, list[str]]] = []  # heading or pre text being collected
+        self.tables: list[_Table] = []
+        self.sections: list[list] = []  # [id, used] of open section/article elements with an id
+        self.pending_anchor = ""
+        self.pending_at = -1
+        self.first_heading = ""
+        self.dropped = 0
+        self.svg = 0
+
+    # --- tokens -----------------------------------------------------------------------
+    def run(self, text: str) -> None:
+        pos = 0
+        n = len(text)
+        find = text.find
+        while pos < n:
+            lt = find("<", pos)
+            if lt < 0:
+                self.text(text[pos:])
+                break
+            if lt > pos:
+                self.text(text[pos:lt])
+            pos = lt
+            nxt = text[lt + 1 : lt + 2]
+            if ("a" <= nxt <= "z") or ("A" <= nxt <= "Z"):
+                found = start_tag(text, lt)
+                if found is None:
+                    break  # an unfinished tag: browsers drop the rest of the file
+                pos, tag, attrs, closed = found
+                self.start(tag, attrs, closed)
+                if tag in _RAW and not (closed and self.xml) and self.stack and self.stack[-1].tag == tag:
+                    pos = self._raw(text, pos, tag)
+                continue
+            if nxt == "/":
+                close = find(">", lt)
+                if close < 0:
+                    break
+                match = END_TAG_NAME.match(text, lt)
+                if match is not None:
+                    self.end(match.group(1).lower())
+                pos = close + 1
+                continue
+            if nxt == "!":
+                if text.startswith("<!--", lt):
+                    if text.startswith(("<!-->", "<!--->"), lt):
+                        pos = find(">", lt + 4) + 1
+                        continue
+                    close = find("-->", lt + 4)
+                    if close < 0:
+                        break
+                    pos = close + 3
+                    continue
+                if text.startswith("<![CDATA[", lt):
+                    close = find("]]>", lt + 9)
+                    if close < 0:
+                        self.text(text[lt + 9 :], raw=True)
+                        break
+                    self.text(text[lt + 9 : close], raw=True)
+                    pos = close + 3
+                    continue
+            if nxt in ("!", "?"):
+                close = find(">", lt)
+                if close < 0:
+                    break
+                pos = close + 1
+                continue
+            self.text("<")
+            pos = lt + 1
+        self.close_to(0)
+        self.flush()
+
+    def _raw(self, text: str, pos: int, tag: str) -> int:
+        """Read the raw text of ``tag`` that starts at ``pos``; return where its end tag starts."""
+        search_at = pos
+        while True:
+            match = RAW_TEXT_END.search(text, search_at)
+            if match is None:
+                end = len(text)
+                break
+            if match.group(1).lower() == tag:
+                end = match.start()
+                break
+            search_at = match.end()
+        content = text[pos:end]
+        if tag in _RCDATA and "&" in content:
+            content = unescape(content)
+        if tag == "title":
+            if not self.title and not self.svg:
+                self.title = content
+        elif tag == "textarea":
+            self.text(content, raw=True)
+        return end
+
+    # --- the tree ---------------------------------------------------------------------
+    def push(self, tag: str, role: str, data: object = None) -> None:
+        self.open_at.setdefault(tag, []).append(len(self.stack))
+        self.stack.append(_Open(tag, role, data))
+
+    def top(self, *tags: str) -> int:
+        """The stack index of the innermost open element among ``tags`` (-1 when none)."""
+        best = -1
+        for tag in tags:
+            at = self.open_at.get(tag)
+            if at and at[-1] > best:
+                best = at[-1]
+        return best
+
+    def close_to(self, index: int) -> None:
+        """Close every open element from the innermost down to stack index ``index``."""
+        stack = self.stack
+        while len(stack) > index:
+            element = stack.pop()
+            self.open_at[element.tag].pop()
+            self.finish(element)
+
+    def start(self, tag: str, attrs: dict[str, str], closed: bool) -> None:
+        if self.drop:
+            if tag not in _VOID and not closed:
+                self.push(tag, "inert")
+            if tag == "svg":
+                self.svg += 1
+            return
+        if tag not in _HEAD_CONTENT and self.open_at.get("head"):
+            self.close_to(self.open_at["head"][-1])
+        if tag in _VOID:
+            if tag == "br":
+                self.line_break()
+            elif tag == "hr":
+                self.block_boundary()
+            return
+        in_cell = bool(self.tables) and self.tables[-1].cell is not None
+        if tag in _CLOSES_P:
+            p = self.top("p")
+            if p >= 0 and p > self.top("table", *_CELLS):
+                self.close_to(p)
+        if tag in _HEADINGS:
+            open_heading = self.top(*_HEADINGS)
+            if open_heading >= 0 and open_heading > self.top("table", *_CELLS):
+                self.close_to(open_heading)
+        elif tag == "li":
+            item = self.top("li")
+            if item >= 0 and item > self.top(*_LISTS):
+                self.close_to(item)
+        elif tag in ("dt", "dd"):
+            item = self.top("dt", "dd")
+            if item >= 0 and item > self.top("dl"):
+                self.close_to(item)
+        elif tag in ("tr", "thead", "tbody", "tfoot"):
+            table = self.top("table")
+            open_row = [at for at in (self.top("tr"), self.top(*_CELLS)) if at > table]
+            if open_row:
+                self.close_to(min(open_row))
+        elif tag in _CELLS:
+            cell = self.top(*_CELLS)
+            if cell >= 0 and cell > self.top("tr", "table"):
+                self.close_to(cell)
+        role = self.role_of(tag, attrs)
+        if closed and self.xml:
+            self.open_element(tag, role, attrs, in_cell)
+            self.close_to(len(self.stack) - 1)
+            return
+        self.open_element(tag, role, attrs, in_cell)
+
+    def role_of(self, tag: str, attrs: dict[str, str]) -> str:
+        if tag in _DROP:
+            return "drop"
+        if not attrs:
+            return "boilerplate" if not self.keep and tag in _BOILERPLATE else tag
+        if "hidden" in attrs or _not_rendered(attrs.get("style")):
+            return "drop"
+        if not self.keep and not _is_note(attrs) and (
+            tag in _BOILERPLATE
+            or attrs.get("role", "").strip().lower() in _BOILERPLATE_ROLES
+            or _is_toc(attrs)
+        ):
+            return "boilerplate"
+        return tag
+
+    def open_element(self, tag: str, role: str, attrs: dict[str, str], in_cell: bool) -> None:
+        out = self.out
+        if role == "drop":
+            if tag == "svg":
+                self.svg += 1
+            self.flush()
+            self.push(tag, "drop")
+            self.drop += 1
+            return
+        if role == "boilerplate":
+            self.flush()
+            self.push(tag, "boilerplate", out.mark())
+            return
+        anchor = attrs.get("id") or (attrs.get("name") if tag == "a" else None) or ""
+        if in_cell:
+            # Inside a table cell everything is the cell's text; a nested table is flattened into it.
+            if tag == "table":
+                self.tables.append(_Table())
+                self.push(tag, "table")
+                return
+            if tag in _CELLS and self.tables:
+                self.start_cell(attrs)
+                self.push(tag, "cell")
+                return
+            if tag == "tr":
+                self.push(tag, "row")
+                self.start_row()
+                return
+            if tag in _BLOCKS:
+                self.tables[-1].cell.append(" ")
+            self.push(tag, "inline")
+            return
+        if tag in _HEADINGS:
+            self.flush()
+            if self.captures:
+                self.push(tag, "inline")
+                return
+            buffer: list[str] = []
+            self.captures.append(("heading", buffer))
+            self.push(tag, "heading", [_HEADINGS[tag], anchor, buffer])
+            return
+        if tag == "a":
+            if anchor:
+                heading = self.top(*_HEADINGS)
+                if heading >= 0 and self.stack[heading].role == "heading":
+                    if not self.stack[heading].data[1]:
+                        self.stack[heading].data[1] = anchor
+                elif not any(self.lines[-1]) and len(self.lines) == 1:
+                    self.pending_anchor, self.pending_at = anchor, out.position()
+            self.push(tag, "inline")
+            return
+        if tag == "pre":
+            self.flush()
+            if self.captures:
+                self.push(tag, "inline")
+                return
+            buffer = []
+            self.captures.append(("pre", buffer))
+            self.push(tag, "pre", [_language(attrs.get("class", "")), buffer])
+            return
+        if tag == "code":
+            pre = self.top("pre")
+            if pre >= 0 and self.stack[pre].role == "pre" and not self.stack[pre].data[0]:
+                self.stack[pre].data[0] = _language(attrs.get("class", ""))
+            self.push(tag, "inline")
+            return
+        if self.captures:
+            if tag in _BLOCKS:
+                self.captures[-1][1].append("\n" if self.captures[-1][0] == "pre" else " ")
+            self.push(tag, "inline")
+            return
+        if tag in _BLOCKS:
+            self.flush()
+        if tag in _LISTS:
+            out.open_list(tag == "ol", _integer(attrs.get("start"), 1))
+        elif tag == "li":
+            out.open_item(_integer(attrs.get("value"), None))
+        elif tag == "dt":
+            self.para_group = self.term_group = out.new_group()
+            self.push(tag, "dt")
+            return
+        elif tag == "dd":
+            out.open_item(marker=": ", group=self.term_group)
+        elif tag == "blockquote":
+            out.open_quote()
+        elif tag == "table":
+            self.tables.append(_Table())
+        elif tag == "tr":
+            if self.tables:
+                self.start_row()
+        elif tag in _CELLS:
+            if self.tables:
+                self.start_cell(attrs)
+                self.push(tag, "cell")
+                return
+        elif tag == "caption":
+            if self.tables:
+                self.captures.append(("caption", self.tables[-1].caption))
+                self.push(tag, "caption")
+                return
+        elif anchor and (tag in _SECTIONS or tag == "div" and "section" in attrs.get("class", "").split()):
+            self.sections.append([anchor, False])
+            self.push(tag, "anchored")
+            return
+        self.push(tag, tag if tag in _BLOCKS else "inline")
+
+    def start_row(self) -> None:
+        table = self.tables[-1]
+        if table.row:  # cells that came without a <tr> of their own
+            table.rows.append(table.row)
+        table.row = []
+
+    def start_cell(self, attrs: dict[str, str]) -> None:
+        table = self.tables[-1]
+        if table.row is None:
+            table.row = []
+        table.cell = []
+        table.colspan = max(1, min(_integer(attrs.get("colspan"), 1) or 1, 100))
+
+    def end(self, tag: str) -> None:
+        at = self.open_at.get(tag)
+        if at:
+            self.close_to(at[-1])
+        elif tag == "br" and not self.drop:
+            self.line_break()
+        elif tag == "p" and not self.drop:
+            self.block_boundary()
+
+    def finish(self, element: _Open) -> None:
+        """What an element's end does (the elements inside it are already finished)."""
+        role = element.role
+        if role == "inline" or role == "inert":
+            return
+        out = self.out
+        if role == "drop":
+            self.drop -= 1
+            if element.tag == "svg":
+                self.svg -= 1
+            return
+        if role == "boilerplate":
+            self.flush()
+            mark = element.data
+            kept_heading = element.tag == "header" and out.headings > mark[4]
+            if not kept_heading and out.position() > mark[1]:
+                out.truncate(mark)
+                self.dropped += 1
+            return
+        if role == "heading":
+            level, anchor, buffer = element.data
+            self.captures.pop()
+            title = collapse("".join(buffer))
+            if not title:
+                return
+            if not anchor and self.pending_anchor and self.pending_at == out.position():
+                anchor = self.pending_anchor
+            if not anchor and self.sections and not self.sections[-1][1]:
+                anchor = self.sections[-1][0]
+            if self.sections:
+                self.sections[-1][1] = True
+            self.pending_anchor = ""
+            if not self.first_heading:
+                self.first_heading = title
+            out.heading(level, title, self.prefix + anchor if anchor else "")
+            return
+        if role == "pre":
+            language, buffer = element.data
+            self.captures.pop()
+            code = "".join(buffer)
+            if code.startswith("\r\n"):
+                code = code[2:]
+            elif code.startswith(("\n", "\r")):
+                code = code[1:]
+            out.code(code.rstrip(), language)
+            return
+        if role == "caption":
+            self.captures.pop()
+            return
+        if role == "cell":
+            table = self.tables[-1]
+            if table.cell is not None:
+                if table.row is None:
+                    table.row = []
+                table.row.append(table_cell("".join(table.cell)))
+                table.row.extend([""] * (table.colspan - 1))
+                table.cell = None
+            return
+        if role == "row" or role == "tr":
+            if self.tables:
+                table = self.tables[-1]
+                if table.row:
+                    table.rows.append(table.row)
+                table.row = None
+            return
+        if role == "table":
+            self.finish_table()
+            return
+        if role == "anchored":
+            self.sections.pop()
+            return
+        if role == "dt":
+            self.flush()
+            self.para_group = None
+            return
+        if element.tag in _BLOCKS:
+            self.flush()
+        tag = element.tag
+        if tag in _LISTS:
+            out.close_list()
+        elif tag in ("li", "dd"):
+            out.close_item()
+        elif tag == "blockquote":
+            out.close_quote()
+
+    def finish_table(self) -> None:
+        table = self.tables.pop()
+        if table.row:
+            table.rows.append(table.row)
+        rows = [row for row in table.rows if any(row)]
+        if self.tables and self.tables[-1].cell is not None:
+            # A table in a table cell: its text, row by row, is the cell's text.
+            self.tables[-1].cell.append(" " + " ; ".join(" ".join(c for c in row if c) for row in rows) + " ")
+            return
+        self.flush()
+        caption = collapse("".join(table.caption))
+        if caption:
+            self.out.paragraph(caption)
+        if max((len(row) for row in rows), default=0) <= 1:
+            for row in rows:
+                for cell in row:
+                    self.out.paragraph(cell.replace("\\|", "|"))
+            return
+        self.out.table(rows)
+
+    # --- text -------------------------------------------------------------------------
+    def text(self, data: str, raw: bool = False) -> None:
+        if self.drop or not data:
+            return
+        if not raw and "&" in data:
+            data = unescape(data)
+        if self.tables and self.tables[-1].cell is not None:
+            self.tables[-1].cell.append(data)
+        elif self.captures:
+            self.captures[-1][1].append(data)
+        else:
+            self.lines[-1].append(data)
+
+    def line_break(self) -> None:
+        if self.drop:
+            return
+        if self.tables and self.tables[-1].cell is not None:
+            self.tables[-1].cell.append(" ")
+        elif self.captures:
+            self.captures[-1][1].append("\n" if self.captures[-1][0] == "pre" else " ")
+        else:
+            self.lines.append([])
+
+    def block_boundary(self) -> None:
+        if self.tables and self.tables[-1].cell is not None:
+            self.tables[-1].cell.append(" ")
+        elif not self.captures:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the open paragraph, if it has any text."""
+        lines = self.lines
+        if len(lines) == 1 and not lines[0]:
+            return
+        self.lines = [[]]
+        text = "\n".join(filter(None, (collapse("".join(line)) for line in lines)))
+        if text:
+            group = self.para_group
+            self.out.paragraph(text, group)
+
+
+def toc_links(text: str) -> list[tuple[str, str]]:
+    """``(href, label)`` of the links in an EPUB navigation document's table of contents, in order.
+
+    The links of the ``<nav>`` whose ``epub:type`` (or ``role``) says ``toc``, else of the first ``<nav>``.
+
+    >>> toc_links('<nav epub:type="toc"><ol><li><a href="c1.xhtml">One &amp; <b>all</b></a></li></ol></nav>')
+    [('c1.xhtml', 'One & all')]
+    """
+    navs: list[list[tuple[str, str]]] = []
+    toc_index = -1
+    depth = 0
+    href: str | None = None
+    label: list[str] = []
+    pos = 0
+    find = text.find
+    while True:
+        lt = find("<", pos)
+        if lt < 0:
+            break
+        if href is not None and lt > pos:
+            label.append(text[pos:lt])
+        if text[lt + 1 : lt + 2].isascii() and text[lt + 1 : lt + 2].isalpha():
+            found = start_tag(text, lt)
+            if found is None:
+                break  # an unfinished tag ends the document, as in the reader
+            pos, tag, attrs, closed = found
+            if tag == "nav" and not closed:
+                depth += 1
+                if depth == 1:
+                    navs.append([])
+                    kinds = (attrs.get("epub:type", "") + " " + attrs.get("role", "")).lower().split()
+                    if toc_index < 0 and ("toc" in kinds or "doc-toc" in kinds):
+                        toc_index = len(navs) - 1
+            elif tag == "a" and depth and not closed:
+                href, label = attrs.get("href", ""), []
+            continue
+        match = END_TAG_NAME.match(text, lt)
+        close = find(">", lt)
+        if close < 0:
+            break
+        pos = close + 1
+        if match is None:
+            continue
+        tag = match.group(1).lower()
+        if tag == "a" and href is not None:
+            navs[-1].append((href, collapse(unescape("".join(label)))))
+            href = None
+        elif tag == "nav" and depth:
+            depth -= 1
+    if not navs:
+        return []
+    return navs[toc_index if toc_index >= 0 else 0]
+
+
+def start_tag(text: str, lt: int) -> tuple[int, str, dict[str, str], bool] | None:
+    """The start tag at ``text[lt]`` (a ``<`` and a letter): (end, tag, attributes, ends with ``/>``).
+
+    None when the file ends inside the tag. Names are lowercased, the first of repeated
+    attributes wins, values have their character references decoded.
+
+    >>> start_tag('<A id="a" class="b c" hidden data-x=1 href=/x/ />rest', 0)
+    (49, 'a', {'id': 'a', 'class': 'b c', 'hidden': '', 'data-x': '1', 'href': '/x/'}, True)
+    >>> start_tag('<a title="never closed>', 0) is None
+    True
+    """
+    name = TAG_NAME.match(text, lt + 1)
+    pos = name.end()
+    if text[pos : pos + 1] == ">":  # most tags have no attributes
+        return pos + 1, name.group().lower(), {}, False
+    attrs: dict[str, str] = {}
+    n = len(text)
+    closed = False
+    while True:
+        gap = ATTRIBUTE_GAP.match(text, pos)
+        if gap.end() > pos:
+            closed = text[gap.end() - 1] == "/"
+            pos = gap.end()
+        if pos >= n:
+            return None
+        if text[pos] == ">":
+            return pos + 1, name.group().lower(), attrs, closed
+        closed = False
+        key_match = ATTRIBUTE_NAME.match(text, pos)
+        key = key_match.group().lower()
+        pos = key_match.end()
+        after = SPACES.match(text, pos).end()
+        value = ""
+        if after < n and text[after] == "=":
+            start = SPACES.match(text, after + 1).end()
+            quote = text[start : start + 1]
+            if quote == '"' or quote == "'":
+                close = text.find(quote, start + 1)
+                if close < 0:
+                    return None
+                value = text[start + 1 : close]
+                pos = close + 1
+            else:
+                unquoted = UNQUOTED_VALUE.match(text, start)
+                value = unquoted.group()
+                pos = unquoted.end()
+        if key not in attrs:
+            attrs[key] = unescape(value) if "&" in value else value
+
+
+def _not_rendered(style: str | None) -> bool:
+    """True for an inline style that hides the element (``display: none``, ``visibility: hidden``).
+
+    >>> _not_rendered("color: red; DISPLAY : none"), _not_rendered("display:block")
+    (True, False)
+    """
+    if not style or ("none" not in style and "hidden" not in style):
+        return False
+    compact = "".join(style.split()).lower()
+    return "display:none" in compact or "visibility:hidden" in compact
+
+
+def _is_note(attrs: dict[str, str]) -> bool:
+    """True for a footnote or endnote (EPUB's ``epub:type``, ARIA's ``doc-*`` roles): content, not boilerplate."""
+    kinds = (attrs.get("epub:type", "") + " " + attrs.get("role", "")).lower().split()
+    return any(kind in _NOTE_KINDS for kind in kinds)
+
+
+def _is_toc(attrs: dict[str, str]) -> bool:
+    for key in ("id", "class"):
+        value = attrs.get(key)
+        if value:
+            for token in value.lower().split():
+                if token in _TOC_TOKENS or token.startswith(("toc-", "toc_")) or token.endswith(("-toc", "_toc")):
+                    return True
+    return False
+
+
+def _language(classes: str) -> str:
+    """A code block's language from its classes: ``language-x``, ``lang-x``, or pandoc's ``sourceCode x``.
+
+    >>> _language("language-python x"), _language("sourceCode rust"), _language("highlight")
+    ('python', 'rust', '')
+    """
+    tokens = classes.split()
+    for token in tokens:
+        for prefix in ("language-", "lang-"):
+            if token.startswith(prefix) and len(token) > len(prefix):
+                return token[len(prefix):]
+    if "sourceCode" in tokens:
+        for token in tokens:
+            if token != "sourceCode":
+                return token
+    return ""
+
+
+def _integer(value: str | None, default: int | None) -> int | None:
+    if value is None:
+        return default
+    value = value.strip()
+    digits = value[1:] if value[:1] in "+-" else value
+    if not digits.isdigit() or not digits.isascii() or len(digits) > 10:
+        return default
+    return int(value)

@@ -1,0 +1,216 @@
+"""Reading untrusted containers safely: ZIP archives within limits, XML without entities.
+
+Office files and EPUB books are ZIP archives of XML. A hostile one can be a zip bomb (a few
+kilobytes that inflate to gigabytes), hold thousands of entries, overlap its entries, or
+carry XML with entity declarations (the "billion laughs" expansion, external entities that
+name local files or URLs). Everything here refuses those with one :class:`RagchunkError`
+(``field="file"``) before the work or the memory grows:
+
+- :func:`open_zip` checks the archive's directory: entry count, declared sizes, overlapping
+  or out-of-range entries, encryption, compression methods other than stored and deflate
+  (the only two both CPython and Pyodide always have);
+- :func:`read_entry` inflates an entry in pieces of :data:`PIECE` bytes, counting what it
+  really gets (a forged header does not help): past :data:`MAX_RATIO` times the compressed
+  size, or :data:`MAX_TOTAL` bytes for the whole archive, it stops;
+- :func:`parse_xml` feeds expat piece by piece and refuses any entity declaration, so no
+  entity is ever expanded or fetched (expat itself never opens files or URLs).
+
+>>> import io, zipfile
+>>> buffer = io.BytesIO()
+>>> with zipfile.ZipFile(buffer, "w") as z:
+...     z.writestr("a.xml", "<a>hi</a>")
+>>> archive = open_zip(buffer.getvalue(), "x.docx", "docx")
+>>> events = []
+>>> parse_xml(read_entry(archive, "a.xml"), "x.docx", "a.xml", start=lambda n, a: events.append(n))
+>>> events
+['a']
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+from xml.parsers import expat
+
+from ..errors import RagchunkError
+
+MAX_ENTRIES = 20_000
+# Bytes inflated from one archive, all entries read together: ten times the biggest real
+# books and reports seen, far below what would exhaust a browser tab's memory.
+MAX_TOTAL = 512 * 1024 * 1024
+# Inflated / compressed size of one entry. XML compresses well (5-20 x, 100 x for very
+# repetitive tables); deflate cannot exceed ~1032 x, which only bombs approach.
+MAX_RATIO = 200
+# Below this many inflated bytes the ratio is not checked: tiny entries have huge ratios.
+RATIO_FLOOR = 1024 * 1024
+PIECE = 1024 * 1024
+
+_METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED}
+
+
+def file_error(name: str, code: str, problem: str, fix: str, **params: Any) -> RagchunkError:
+    """A :class:`RagchunkError` on field ``file``: "<name> <problem>: <fix>".
+
+    >>> str(file_error("a.docx", "zip_corrupt", "is damaged", "save it again"))
+    'a.docx is damaged: save it again'
+    """
+    label = name or "the file"
+    return RagchunkError("file", f"{label} {problem}: {fix}", code, {"name": name, **params})
+
+
+class Archive:
+    """An opened ZIP archive and the running count of bytes inflated from it."""
+
+    def __init__(self, zip_file: zipfile.ZipFile, name: str, kind: str) -> None:
+        self.zip = zip_file
+        self.name = name
+        self.kind = kind
+        self.inflated = 0
+        self.entries = {info.filename: info for info in zip_file.infolist()}
+
+    def has(self, entry: str) -> bool:
+        return entry in self.entries
+
+
+def _corrupt(name: str, kind: str, detail: str) -> RagchunkError:
+    return file_error(name, "zip_corrupt", f"is not a readable {kind.upper()} file ({detail})",
+                      f"open it in the program that made it and save it again as .{kind}", kind=kind, detail=detail)
+
+
+def open_zip(data: bytes, name: str, kind: str) -> Archive:
+    """Open ``data`` as a ZIP archive of a ``kind`` document (``"docx"``, ``"epub"``), checking its directory.
+
+    Raises:
+        RagchunkError: ``zip_corrupt`` (not a ZIP, truncated, overlapping entries),
+            ``zip_too_many_entries``, ``zip_bomb`` (declared sizes beyond the limits),
+            ``zip_encrypted``, ``zip_method`` (a compression other than deflate).
+    """
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        infos = archive.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError, KeyError, IndexError) as err:
+        raise _corrupt(name, kind, str(err) or type(err).__name__) from None
+    if len(infos) > MAX_ENTRIES:
+        raise file_error(name, "zip_too_many_entries", f"holds {len(infos):,} files, more than the {MAX_ENTRIES:,} "
+                         f"a {kind.upper()} document may hold", "check that it is the right file",
+                         entries=len(infos), limit=MAX_ENTRIES)
+    spans = []
+    for info in infos:
+        if info.flag_bits & 0x1:
+            raise file_error(name, "zip_encrypted", "is encrypted", "save an unprotected copy and use that",
+                             entry=info.filename)
+        if info.compress_type not in _METHODS:
+            raise file_error(name, "zip_method", f"uses a compression method ({info.compress_type}) "
+                             "that only deflate and stored are read in", f"save it again as .{kind}",
+                             method=info.compress_type)
+        if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise _bomb(name, info.filename)
+        spans.append((info.header_offset, info.header_offset + 30 + len(info.orig_filename) + info.compress_size,
+                       info.filename))
+    spans.sort()
+    for (_, end, entry), (next_start, _, _) in zip(spans, spans[1:]):
+        # Entries that share bytes are how the smallest zip bombs multiply their output.
+        if next_start < end:
+            raise _corrupt(name, kind, f"entries overlap at {entry}")
+    if spans and spans[-1][0] > len(data):
+        raise _corrupt(name, kind, "an entry lies beyond the end of the file")
+    return Archive(archive, name, kind)
+
+
+def _bomb(name: str, entry: str) -> RagchunkError:
+    return file_error(name, "zip_bomb", f"inflates far beyond its size ({entry} grows more than {MAX_RATIO} "
+                      f"times, or the whole past {MAX_TOTAL // 2**20:,} MiB)",
+                      "it is not a normal document; check where it came from", entry=entry, ratio=MAX_RATIO,
+                      limit=MAX_TOTAL)
+
+
+def iter_entry(archive: Archive, entry: str) -> Iterator[bytes]:
+    """The inflated bytes of ``entry`` in pieces of at most :data:`PIECE` bytes, within the limits.
+
+    Raises:
+        RagchunkError: ``zip_missing_part`` when there is no such entry, ``zip_bomb`` past
+            the limits, ``zip_corrupt`` when the data does not inflate.
+    """
+    info = archive.entries.get(entry)
+    if info is None:
+        raise file_error(archive.name, "zip_missing_part", f"has no {entry}, which every "
+                         f"{archive.kind.upper()} file has", f"save it again as .{archive.kind}", part=entry)
+    got = 0
+    try:
+        with archive.zip.open(info) as stream:
+            while True:
+                piece = stream.read(PIECE)
+                if not piece:
+                    break
+                got += len(piece)
+                archive.inflated += len(piece)
+                if archive.inflated > MAX_TOTAL or (got > RATIO_FLOOR and got > MAX_RATIO * max(info.compress_size, 1)):
+                    raise _bomb(archive.name, entry)
+                yield piece
+    except RagchunkError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError, RuntimeError) as err:
+        raise _corrupt(archive.name, archive.kind, f"{entry}: {err}") from None
+
+
+def read_entry(archive: Archive, entry: str) -> bytes:
+    """All the inflated bytes of ``entry`` (see :func:`iter_entry` for the limits and errors)."""
+    return b"".join(iter_entry(archive, entry))
+
+
+def parse_xml(
+    pieces: Iterable[bytes] | bytes,
+    name: str,
+    part: str,
+    start: Callable[[str, dict[str, str]], None] | None = None,
+    end: Callable[[str], None] | None = None,
+    text: Callable[[str], None] | None = None,
+) -> None:
+    """Run expat over ``pieces`` calling ``start(tag, attrs)``, ``end(tag)`` and ``text(data)``.
+
+    Tags and attribute names are ``"namespace}local"`` (or ``local`` without a namespace),
+    as expat gives them: no conversion per element (the DOCX reader meets millions). A document with an entity declaration (internal or external)
+    is refused, so no entity is expanded or fetched. Work and memory are linear in the input;
+    nesting depth is only a count for expat and the handlers keep their own stacks.
+
+    >>> parse_xml(b'<!DOCTYPE a [<!ENTITY e "x">]><a>&e;</a>', "b.docx", "word/document.xml")
+    Traceback (most recent call last):
+    ...
+    ragchunk.errors.RagchunkError: b.docx has an XML part (word/document.xml) that declares entities, which documents never need and attacks use: save it again from the program that made it
+
+    Raises:
+        RagchunkError: ``xml_entities`` for an entity declaration, ``xml_invalid`` for XML
+            that is not well formed (with the line and column).
+    """
+    parser = expat.ParserCreate(namespace_separator="}")
+    parser.buffer_text = True
+    parser.ordered_attributes = False
+
+    def refuse(*_args: object) -> None:
+        raise file_error(name, "xml_entities", f"has an XML part ({part}) that declares entities, which documents "
+                         "never need and attacks use", "save it again from the program that made it", part=part)
+
+    parser.EntityDeclHandler = refuse
+    parser.UnparsedEntityDeclHandler = refuse
+    parser.ExternalEntityRefHandler = refuse
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    if start is not None:
+        parser.StartElementHandler = start
+    if end is not None:
+        parser.EndElementHandler = end
+    if text is not None:
+        parser.CharacterDataHandler = text
+    if isinstance(pieces, (bytes, bytearray)):
+        pieces = [bytes(pieces[i : i + PIECE]) for i in range(0, len(pieces), PIECE)] or [b""]
+    try:
+        for piece in pieces:
+            parser.Parse(piece, False)
+        parser.Parse(b"", True)
+    except expat.ExpatError as err:
+        raise file_error(name, "xml_invalid", f"has an XML part ({part}) that is not well formed "
+                         f"({expat.ErrorString(err.code)} at line {err.lineno}, column {err.offset})",
+                         "save it again from the program that made it", part=part, line=err.lineno,
+                         column=err.offset) from None

@@ -1,0 +1,292 @@
+"""The Markdown every reader writes: blocks, headings with anchors, lists, quotes, fences, pipe tables.
+
+Readers walk their format and call a :class:`MarkdownWriter`; it joins the blocks, puts list
+markers and quote prefixes in front of their lines, escapes text that Markdown would read
+as structure, and records the offset of each heading for :attr:`Extracted.anchors`.
+
+>>> out = MarkdownWriter()
+>>> out.heading(1, "Guide", "guide")
+>>> out.open_list(ordered=False); out.open_item(); out.paragraph("# not a heading"); out.close_item()
+>>> out.close_list(); out.code("x = 1", "python")
+>>> print(out.text(), end="")
+# Guide
+<BLANKLINE>
+- \\# not a heading
+<BLANKLINE>
+```python
+x = 1
+```
+>>> out.anchors
+[(0, 'guide')]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..markdown import parse_blocks
+
+# HTML's white space (not Unicode's: a no-break space is text), collapsed as a browser does.
+HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
+BACKTICK_RUN = re.compile(r"`+")
+# What an info string may hold after a fence: a language name, never a backtick or a space.
+LANGUAGE_CHARS = re.compile(r"[^A-Za-z0-9_+#.-]+")
+
+# First characters of a line that Markdown may read as structure (headings, quotes, lists,
+# fences, rules, HTML blocks, tables); other lines are paragraph text whatever follows.
+_MAYBE_STRUCTURE = frozenset("#>-+*_=`~<|:0123456789")
+# Containers deeper than this are written at this depth: a prefix per level would make the
+# output quadratic in the nesting of hostile input.
+MAX_NESTING = 8
+
+
+@dataclass(slots=True)
+class _Container:
+    """An open list item or block quote: what its blocks' lines start with."""
+
+    first: str  # prefix of the first line of the item's first block ("- ", "3. ", "> ")
+    rest: str  # prefix of every other line ("  ", "   ", "> ")
+    fresh: bool  # no block written in the item yet
+    group: int  # blocks of one outermost container are joined by single line breaks
+
+
+@dataclass(slots=True)
+class _List:
+    ordered: bool
+    number: int
+    group: int
+
+
+def collapse(text: str) -> str:
+    """``text`` with HTML white space runs made one space, and stripped.
+
+    >>> collapse("  a\\n\\t b\\u00a0c ")
+    'a b\\xa0c'
+    """
+    return HTML_SPACE.sub(" ", text).strip(" ")
+
+
+def escape_line(line: str, continuation: bool = False) -> str:
+    """``line`` with a backslash in front when Markdown would read it as structure.
+
+    ``continuation`` says the line follows another line of the same paragraph, where a
+    ``===`` line would make a setext heading and a ``|---|`` line a table.
+
+    >>> escape_line("# x"), escape_line("1. x"), escape_line("10 apples"), escape_line("=", True)
+    ('\\\\# x', '\\\\1. x', '10 apples', '\\\\=')
+    """
+    first = line[:1]
+    if first not in _MAYBE_STRUCTURE or not first:
+        return line
+    if continuation and (first == "=" or (first in "-|:" and "|" in line)):
+        return "\\" + line
+    blocks = parse_blocks(line)
+    if len(blocks) == 1 and blocks[0].kind == "paragraph":
+        return line
+    return "\\" + line
+
+
+def fence_for(code: str) -> str:
+    """A backtick fence longer than every backtick run in ``code`` (at least three).
+
+    >>> fence_for("a ``` b"), fence_for("plain")
+    ('````', '```')
+    """
+    longest = max((len(m) for m in BACKTICK_RUN.findall(code)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def table_cell(text: str) -> str:
+    """Cell text for a pipe table: one line, pipes escaped.
+
+    >>> table_cell("a | b\\nc")
+    'a \\\\| b c'
+    """
+    return collapse(text).replace("|", "\\|")
+
+
+class MarkdownWriter:
+    """Builds the Markdown text of one document, block by block (see the module docstring).
+
+    Offsets given out (:meth:`heading`'s anchors, :meth:`position`) are code-point offsets
+    into :meth:`text`.
+    """
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._size = 0
+        self._group = -1  # group of the latest block; -1: none or a top-level block
+        self._groups = 0
+        self.anchors: list[tuple[int, str]] = []
+        self.headings = 0
+        self.top_headings = 0  # level-1 headings written
+        self._containers: list[_Container] = []
+        self._lists: list[_List] = []
+
+    # --- containers -----------------------------------------------------------------
+    def open_list(self, ordered: bool, start: int = 1) -> None:
+        """Begin a list; its items come from :meth:`open_item`."""
+        group = self._containers[0].group if self._containers else self._new_group()
+        self._lists.append(_List(ordered, max(0, min(start, 999_999_999)), group))
+
+    def close_list(self) -> None:
+        if self._lists:
+            self._lists.pop()
+
+    def open_item(self, value: int | None = None, marker: str | None = None, group: int | None = None) -> None:
+        """Begin an item of the innermost list (a bullet item when no list is open).
+
+        ``value`` renumbers an ordered item; ``marker`` replaces the marker (a definition's
+        ``": "``, with the ``group`` of its term so the two are joined by one line break).
+        """
+        current = self._lists[-1] if self._lists else None
+        if group is None and current is not None:
+            group = current.group
+        if marker is None:
+            if current is not None and current.ordered:
+                if value is not None:
+                    current.number = max(0, min(value, 999_999_999))
+                marker = f"{current.number}. "
+                current.number = min(current.number + 1, 999_999_999)
+            else:
+                marker = "- "
+        self._push(marker, " " * len(marker), group)
+
+    def close_item(self) -> None:
+        if self._containers:
+            self._containers.pop()
+
+    def open_quote(self) -> None:
+        self._push("> ", "> ")
+
+    close_quote = close_item
+
+    def _push(self, first: str, rest: str, group: int | None = None) -> None:
+        if self._containers:
+            group = self._containers[0].group
+        elif group is None:
+            group = self._new_group()
+        self._containers.append(_Container(first, rest, True, group))
+
+    def _new_group(self) -> int:
+        self._groups += 1
+        return self._groups
+
+    def in_container(self) -> bool:
+        """True inside a list item or a quote (where a heading cannot be one)."""
+        return bool(self._containers)
+
+    def new_group(self) -> int:
+        """A group id for :meth:`paragraph` (blocks of one group are joined by one line break)."""
+        return self._new_group()
+
+    # --- blocks ---------------------------------------------------------------------
+    def _prefixes(self) -> tuple[str, str]:
+        containers = self._containers
+        if not containers:
+            return "", ""
+        if len(containers) > MAX_NESTING:
+            containers = containers[: MAX_NESTING - 1] + containers[-1:]
+        # An item that has written nothing yet shows its marker (also an outer item whose
+        # first content is a nested list: "- - x").
+        first = "".join(c.first if c.fresh else c.rest for c in containers)
+        rest = "".join(c.rest for c in containers)
+        for c in self._containers:
+            c.fresh = False
+        return first, rest
+
+    def _emit(self, lines: list[str], group: int | None = None) -> int:
+        """Write one block of ``lines`` (already escaped) with the container prefixes."""
+        first, rest = self._prefixes()
+        if group is None:
+            group = self._containers[0].group if self._containers else -1
+        body = first + lines[0]
+        if len(lines) > 1:
+            stripped = rest.rstrip()
+            body += "".join("\n" + (rest + line if line else stripped) for line in lines[1:])
+        if self._parts:
+            sep = "\n" if group != -1 and group == self._group else "\n\n"
+            self._parts.append(sep)
+            self._size += len(sep)
+        start = self._size + len(first)
+        self._parts.append(body)
+        self._size += len(body)
+        self._group = group
+        return start
+
+    def paragraph(self, text: str, group: int | None = None) -> None:
+        """A paragraph of ``text`` (line breaks kept, every line escaped); nothing when blank."""
+        lines = [line for line in text.split("\n") if line]
+        if not lines:
+            return
+        lines = [escape_line(line, index > 0) for index, line in enumerate(lines)]
+        self._emit(lines, group)
+
+    def raw(self, markdown: str) -> None:
+        """Markdown written as it is (a notebook's Markdown cell); nothing when blank."""
+        if markdown.strip():
+            self._emit(markdown.split("\n"))
+
+    def heading(self, level: int, title: str, anchor: str = "") -> None:
+        """An ATX heading (level clamped to 1-6); inside a container it is written as a paragraph.
+
+        >>> out = MarkdownWriter(); out.heading(9, "Tips #"); out.heading(2, "C#"); out.text()
+        '###### Tips \\\\#\\n\\n## C#\\n'
+        """
+        title = collapse(title)
+        if not title:
+            return
+        if self._containers:
+            self.paragraph(title)
+            return
+        level = max(1, min(level, 6))
+        closed = title.rstrip("#")
+        if closed != title and (not closed or closed[-1] in " \t"):
+            # A "#" run after a space would be read as the heading's closing sequence ("C#" is safe).
+            title = title[:-1] + "\\#"
+        start = self._emit(["#" * level + " " + title], -1)
+        self.headings += 1
+        if level == 1:
+            self.top_headings += 1
+        if anchor:
+            self.anchors.append((start, anchor))
+
+    def code(self, code: str, language: str = "") -> None:
+        """A fenced code block (the fence longer than any backtick run in ``code``)."""
+        code = code.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+        if not code.strip():
+            return
+        fence = fence_for(code)
+        info = LANGUAGE_CHARS.sub("", language)[:40]
+        self._emit([fence + info, *code.split("\n"), fence])
+
+    def table(self, rows: list[list[str]]) -> None:
+        """A pipe table whose first row is the header; cells are already :func:`table_cell` text."""
+        width = max((len(row) for row in rows), default=0)
+        if not width:
+            return
+        lines = []
+        for index, row in enumerate(rows):
+            cells = row + [""] * (width - len(row))
+            lines.append("| " + " | ".join(cells) + " |")
+            if index == 0:
+                lines.append("|" + " --- |" * width)
+        self._emit(lines)
+
+    # --- result ---------------------------------------------------------------------
+    def mark(self) -> tuple[int, int, int, int, int, int]:
+        """The writer's position, for :meth:`truncate` (to drop what an element wrote)."""
+        return len(self._parts), self._size, self._group, len(self.anchors), self.headings, self.top_headings
+
+    def truncate(self, mark: tuple[int, int, int, int, int, int]) -> None:
+        parts, self._size, self._group, anchors, self.headings, self.top_headings = mark
+        del self._parts[parts:]
+        del self.anchors[anchors:]
+
+    def position(self) -> int:
+        return self._size
+
+    def text(self) -> str:
+        """The Markdown written so far, ending with one line break ("" when nothing was written)."""
+        return "".join(self._parts) + "\n" if self._parts else ""
