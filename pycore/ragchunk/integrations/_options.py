@@ -1,8 +1,8 @@
 """The split settings every adapter takes, turned into one :class:`ragchunk.options.SplitOptions`.
 
 The adapters take the keywords of :func:`ragchunk.split` (``by``, ``size``, ``overlap``,
-``tokenizer``) plus ``model``, and build their options here only, so a setting means the
-same in Ray, Spark, LangChain and LlamaIndex as in the library and the CLI.
+``tokenizer``, ``model``, ``prefix``, ``context``) and build their options here only, so a
+setting means the same in Ray, Spark, LangChain and LlamaIndex as in the library and the CLI.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import RagchunkError
 from ..options import SplitOptions
-from ..settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP
+from ..settings import DEFAULT_OVERLAP
 from ..tokenizers import CharEstimate
 
 __all__ = ["ON_ERROR", "check_on_error", "counter", "split_options"]
@@ -20,27 +20,28 @@ __all__ = ["ON_ERROR", "check_on_error", "counter", "split_options"]
 ON_ERROR = ("raise", "skip", "record")
 
 
-def split_options(*, by: str = "headings", size: int = DEFAULT_CHUNK_SIZE, overlap: int = DEFAULT_OVERLAP,
-                  tokenizer: Any = None, model: str | None = None) -> SplitOptions:
-    """The validated options of a split, from the keywords of :func:`ragchunk.split` and ``model``.
+def split_options(*, by: str = "headings", size: int | None = None, overlap: int = DEFAULT_OVERLAP,
+                  tokenizer: Any = None, model: str | None = None, prefix: bool = False,
+                  context: str = "none") -> SplitOptions:
+    """The validated options of a split, from the keywords of :func:`ragchunk.split`.
 
-    ``tokenizer`` defaults to :data:`ragchunk.settings.DEFAULT_ENCODING`. Raises
-    :class:`RagchunkError` naming the field for a bad value (and an unknown keyword is a
+    ``model`` (see :mod:`ragchunk.models`) picks the tokenizer and caps the size at what
+    it reads whole (the size defaults to that); ``prefix`` leaves room for its document
+    prefix; ``context="headings"`` gives each record an ``embed_text``. Raises
+    :class:`RagchunkError` naming the field for a bad value (an unknown keyword is a
     ``TypeError``, as for any Python function).
 
     >>> split_options(by="sentences", size=128, overlap=16).sizing.name
     'cl100k_base'
+    >>> options = split_options(model="bge-small-en-v1.5")
+    >>> options.size, options.sizing.name
+    (510, 'bert-base-uncased')
     >>> split_options(size=64, overlap=64)
     Traceback (most recent call last):
     ...
     ragchunk.errors.RagchunkError: overlap (64) must be smaller than chunk size (64): lower the overlap
     """
-    if model is not None:
-        # The one place a model becomes its tokenizer and its size limit, once ragchunk.models is wired.
-        raise RagchunkError("model", f"model ({model}) cannot be used by the integrations yet: pass tokenizer="
-                                     "with the model's tokenizer and size= within its limit instead",
-                            "model_not_wired", {"value": model})
-    return SplitOptions(by, size, overlap, DEFAULT_ENCODING if tokenizer is None else tokenizer)
+    return SplitOptions(by, size, overlap, tokenizer, model, prefix, context)
 
 
 def check_on_error(value: object) -> str:

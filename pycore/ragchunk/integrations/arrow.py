@@ -26,8 +26,8 @@ from ..corpus import split_document
 from ..errors import RagchunkError
 from ..options import SplitOptions
 from ..records import FIELDS, Field
-from ._options import check_on_error, split_options
 from . import require
+from ._options import check_on_error, split_options
 
 __all__ = ["COLUMNS", "ERROR", "ParquetWriter", "check_columns", "document_records", "records_of", "schema",
            "split_batch", "table_of", "unknown_column"]
@@ -133,7 +133,7 @@ def split_batch(batch: Any, *, text_column: str = "text", source_column: str | N
     a pandas ``DataFrame`` or a dict of columns; ``text_column`` holds each document (text
     or bytes) and ``source_column`` its name (``None``: no column, every source ``""``).
     The settings are ``options`` or the keywords of :func:`ragchunk.split` (``by``,
-    ``size``, ``overlap``, ``tokenizer``, ``model``). Rows come document by document in
+    ``size``, ``overlap``, ``tokenizer``, ``model``, ``prefix``, ``context``). Rows come document by document in
     the batch's order, each document's chunks in order. Raises :class:`RagchunkError` for
     a missing column, bad settings, or (``on_error="raise"``) a document that fails.
 

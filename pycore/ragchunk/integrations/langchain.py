@@ -2,9 +2,10 @@
 
 It cuts with :func:`ragchunk.splitter.split_with` and takes each chunk's fields from
 :func:`ragchunk.records.records`, so its chunks are those of :func:`ragchunk.split` with
-the same settings. ``chunk_size`` and ``chunk_overlap`` (LangChain's names) are in tokens
-of ``tokenizer`` (an encoding name, a :class:`ragchunk.CharEstimate`, or any object with
-``count(text)``); ``by`` is the level packed, as in the library.
+the same settings. ``chunk_size`` and ``chunk_overlap`` (LangChain's names) are
+:func:`ragchunk.split`'s ``size`` and ``overlap``, in tokens of ``tokenizer`` (a registry
+name, a :class:`ragchunk.CharEstimate`, or any object with ``count(text)``) or of
+``model``'s tokenizer; ``by``, ``model``, ``prefix`` and ``context`` are the library's.
 
 >>> from ragchunk.integrations.langchain import RagchunkTextSplitter
 >>> splitter = RagchunkTextSplitter(chunk_size=10, chunk_overlap=4, by="sentences")
@@ -18,7 +19,8 @@ of ``tokenizer`` (an encoding name, a :class:`ragchunk.CharEstimate`, or any obj
 Each chunk's metadata is the document's own metadata, then ``heading``, ``heading_path``,
 ``start_index`` (code-point offset of the chunk in the document's text, as Python slices),
 ``tokens`` and ``overlap_tokens`` (the exact counts of the chunk and of the overlap it
-repeats from the previous chunk). :func:`document_dicts` gives the same shape, as plain
+repeats from the previous chunk), and with ``model=`` / ``context="headings"`` the
+record's ``model``, ``embed_text`` and ``embed_tokens`` (embed ``embed_text`` then). :func:`document_dicts` gives the same shape, as plain
 JSON, from records of the CLI or the page.
 
 Needs ``langchain-text-splitters`` (``pip install "ragchunk[langchain]"``), imported when
@@ -34,28 +36,35 @@ from typing import Any
 
 from ..errors import RagchunkError
 from ..records import records
-from ..settings import DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP
+from ..settings import DEFAULT_OVERLAP
 from ..splitter import split_with
-from ._options import counter, split_options
 from . import require
+from ._options import counter, split_options
 
-__all__ = ["CHUNK_METADATA", "RagchunkTextSplitter", "chunk_metadata", "document_dicts", "to_langchain_json"]
+# RagchunkTextSplitter is made by __getattr__ below.
+__all__ = ["CHUNK_METADATA", "OPTIONAL_METADATA", "RagchunkTextSplitter", "chunk_metadata",  # noqa: F822
+           "document_dicts", "to_langchain_json"]
 
 CHUNK_METADATA = ("heading", "heading_path", "start_index", "tokens", "overlap_tokens")
+# Record fields a chunk has with some settings only (model=, context=), kept when present.
+OPTIONAL_METADATA = ("model", "embed_text", "embed_tokens")
 # Record fields about the document a chunk came from, kept in the metadata of an export.
 _DOCUMENT_FIELDS = ("source", "title", "page_start", "page_end", "anchor")
 
 
 def chunk_metadata(record: dict[str, Any]) -> dict[str, Any]:
-    """The LangChain metadata a chunk adds to its document's: :data:`CHUNK_METADATA` from its record.
+    """The LangChain metadata a chunk adds to its document's: :data:`CHUNK_METADATA` from its record,
+    then its ``model``, ``embed_text`` and ``embed_tokens`` when it has them.
 
     >>> from ragchunk import split
     >>> from ragchunk.records import records
     >>> chunk_metadata(next(records(split("# A\\n\\nOne.", size=64, overlap=0))))
     {'heading': 'A', 'heading_path': ['A'], 'start_index': 0, 'tokens': 5, 'overlap_tokens': 0}
     """
-    return {"heading": record["heading"], "heading_path": list(record["heading_path"]), "start_index": record["start"],
-            "tokens": record["tokens"], "overlap_tokens": record["overlap_tokens"]}
+    metadata = {"heading": record["heading"], "heading_path": list(record["heading_path"]),
+                "start_index": record["start"], "tokens": record["tokens"], "overlap_tokens": record["overlap_tokens"]}
+    metadata.update((name, record[name]) for name in OPTIONAL_METADATA if name in record)
+    return metadata
 
 
 def document_dicts(chunk_records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -95,9 +104,11 @@ def _splitter_class() -> type:
         here, and for a text that cannot be split, when splitting.
         """
 
-        def __init__(self, chunk_size: int = DEFAULT_CHUNK_SIZE, chunk_overlap: int = DEFAULT_OVERLAP, *,
-                     by: str = "headings", tokenizer: Any = None, model: str | None = None) -> None:
-            options = split_options(by=by, size=chunk_size, overlap=chunk_overlap, tokenizer=tokenizer, model=model)
+        def __init__(self, chunk_size: int | None = None, chunk_overlap: int = DEFAULT_OVERLAP, *,
+                     by: str = "headings", tokenizer: Any = None, model: str | None = None, prefix: bool = False,
+                     context: str = "none") -> None:
+            options = split_options(by=by, size=chunk_size, overlap=chunk_overlap, tokenizer=tokenizer, model=model,
+                                    prefix=prefix, context=context)
             # Chunks are verbatim slices with exact offsets: nothing is stripped or searched for.
             super().__init__(chunk_size=options.size, chunk_overlap=options.overlap, length_function=counter(options),
                              add_start_index=True, strip_whitespace=False)

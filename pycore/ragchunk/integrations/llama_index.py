@@ -3,9 +3,10 @@
 It cuts each node's text with :func:`ragchunk.splitter.split_with` and takes each chunk's
 fields from :func:`ragchunk.records.records`, so its nodes hold the chunks of
 :func:`ragchunk.split` with the same settings. ``chunk_size`` and ``chunk_overlap``
-(LlamaIndex's names) are in tokens of ``tokenizer`` (an encoding name, a
-:class:`ragchunk.CharEstimate`, or any object with ``count(text)``); ``by`` is the level
-packed, as in the library.
+(LlamaIndex's names) are :func:`ragchunk.split`'s ``size`` and ``overlap``, in tokens of
+``tokenizer`` (a registry name, a :class:`ragchunk.CharEstimate`, or any object with
+``count(text)``) or of ``model``'s tokenizer; ``by``, ``model``, ``prefix`` and
+``context`` are the library's.
 
 >>> from llama_index.core import Document
 >>> from ragchunk.integrations.llama_index import RagchunkNodeParser
@@ -19,8 +20,9 @@ True
 Every node has ``start_char_idx`` / ``end_char_idx`` (code-point offsets into the parsed
 node's text: ``text[start_char_idx:end_char_idx]`` is the node's text, also where the
 same words occur twice), the metadata ``heading``, ``heading_path``, ``tokens`` and
-``overlap_tokens`` on top of its document's, and PREVIOUS / NEXT relationships between
-consecutive chunks of one document. Those four keys are left out of what LlamaIndex
+``overlap_tokens`` on top of its document's (with ``model=`` / ``context="headings"``
+also ``model``, ``embed_text`` and ``embed_tokens``), and PREVIOUS / NEXT relationships between
+consecutive chunks of one document. These keys are left out of what LlamaIndex
 embeds and shows an LLM: ``tokens`` counts the chunk's text alone, and the chunk stays
 within ``chunk_size`` only as long as nothing is added to it (the document's own metadata
 is embedded unless its keys are in ``excluded_embed_metadata_keys``).
@@ -35,14 +37,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..records import records
-from ..settings import DEFAULT_CHUNK_SIZE, DEFAULT_OVERLAP
+from ..settings import DEFAULT_OVERLAP
 from ..splitter import split_with
-from ._options import split_options
 from . import require
+from ._options import split_options
 
-__all__ = ["NODE_METADATA", "RagchunkNodeParser"]
+# RagchunkNodeParser is made by __getattr__ below.
+__all__ = ["NODE_METADATA", "OPTIONAL_METADATA", "RagchunkNodeParser"]  # noqa: F822
 
 NODE_METADATA = ("heading", "heading_path", "tokens", "overlap_tokens")
+# Record fields a chunk has with some settings only (model=, context=), kept when present.
+OPTIONAL_METADATA = ("model", "embed_text", "embed_tokens")
 
 
 def _parser_class() -> type:
@@ -59,11 +64,13 @@ def _parser_class() -> type:
         when made, and for a text that cannot be split, when parsing.
         """
 
-        chunk_size: int = DEFAULT_CHUNK_SIZE
+        chunk_size: int | None = None
         chunk_overlap: int = DEFAULT_OVERLAP
         by: str = "headings"
         tokenizer: Any = None
         model: str | None = None
+        prefix: bool = False
+        context: str = "none"
 
         def __init__(self, **data: Any) -> None:
             # Checked before pydantic sees the values, so that a bad one raises RagchunkError
@@ -79,9 +86,10 @@ def _parser_class() -> type:
 
         @staticmethod
         def _settings(data: dict[str, Any]) -> Any:
-            return split_options(by=data.get("by", "headings"), size=data.get("chunk_size", DEFAULT_CHUNK_SIZE),
+            return split_options(by=data.get("by", "headings"), size=data.get("chunk_size"),
                                  overlap=data.get("chunk_overlap", DEFAULT_OVERLAP), tokenizer=data.get("tokenizer"),
-                                 model=data.get("model"))
+                                 model=data.get("model"), prefix=data.get("prefix", False),
+                                 context=data.get("context", "none"))
 
         @classmethod
         def class_name(cls) -> str:
@@ -97,10 +105,11 @@ def _parser_class() -> type:
                 for child, record in zip(children, chunk_records, strict=True):
                     child.start_char_idx = record["start"]
                     child.end_char_idx = record["end"]
-                    child.metadata.update({name: record[name] for name in NODE_METADATA})
+                    added = {name: record[name] for name in (*NODE_METADATA, *OPTIONAL_METADATA) if name in record}
+                    child.metadata.update(added)
                     # New lists: the nodes share their parent's.
-                    child.excluded_embed_metadata_keys = [*child.excluded_embed_metadata_keys, *NODE_METADATA]
-                    child.excluded_llm_metadata_keys = [*child.excluded_llm_metadata_keys, *NODE_METADATA]
+                    child.excluded_embed_metadata_keys = [*child.excluded_embed_metadata_keys, *added]
+                    child.excluded_llm_metadata_keys = [*child.excluded_llm_metadata_keys, *added]
                 made.extend(children)
             return made
 

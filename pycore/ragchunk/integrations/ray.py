@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import require
 from ._options import check_on_error, split_options
 from .arrow import check_columns, split_batch
-from . import require
 
 __all__ = ["split_batch", "split_dataset"]
 
@@ -39,7 +39,8 @@ def split_dataset(ds: Any, *, text_column: str = "text", source_column: str | No
     ``text_column`` holds each document (text, or a file's bytes decoded as the CLI
     decodes files) and ``source_column`` its name (``None``: no such column). The
     settings are the keywords of :func:`ragchunk.split` (``by``, ``size``, ``overlap``,
-    ``tokenizer``) and ``model``, checked here, before any work is scheduled.
+    ``tokenizer``, ``model``, ``prefix``, ``context``), checked here, before any work is
+    scheduled.
     ``on_error`` says what a document that cannot be split does: ``"raise"`` stops the job
     naming its source, ``"skip"`` leaves it out, ``"record"`` gives it one row with
     ``source`` and ``error`` (every other column null). Files that are not documents

@@ -26,9 +26,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..options import SplitOptions
+from . import require
 from ._options import check_on_error, split_options
 from .arrow import COLUMNS, check_columns, split_batch
-from . import require
 
 __all__ = ["spark_schema", "split_dataframe", "split_frames"]
 
@@ -36,8 +36,9 @@ __all__ = ["spark_schema", "split_dataframe", "split_frames"]
 def spark_schema() -> Any:
     """The Spark ``StructType`` of chunk rows: the columns of the Arrow schema, all nullable.
 
-    >>> print(spark_schema()["heading_path"].dataType.simpleString(), len(spark_schema().fields))
-    array<string> 18
+    >>> from ragchunk.integrations.arrow import schema
+    >>> print(spark_schema()["heading_path"].dataType.simpleString(), spark_schema().names == schema().names)
+    array<string> True
     """
     types = require("pyspark.sql.types", "spark")
     kinds = {"string": types.StringType(), "integer": types.LongType(),
@@ -63,8 +64,8 @@ def split_dataframe(df: Any, *, text_column: str = "text", source_column: str | 
     ``text_column`` holds each document (a string, or a file's bytes as
     ``spark.read.format("binaryFile")`` gives them in ``content``) and ``source_column``
     its name (``None``: no such column). The settings are the keywords of
-    :func:`ragchunk.split` (``by``, ``size``, ``overlap``, ``tokenizer``) and ``model``,
-    checked here, on the driver. ``on_error``: ``"raise"`` fails the job naming the
+    :func:`ragchunk.split` (``by``, ``size``, ``overlap``, ``tokenizer``, ``model``,
+    ``prefix``, ``context``), checked here, on the driver. ``on_error``: ``"raise"`` fails the job naming the
     document's source, ``"skip"`` leaves it out, ``"record"`` gives it one row with
     ``source`` and ``error``. Files that are not documents give no rows, as in the CLI.
     Lazy, like every Spark transform.
