@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from engine_corpus import OPTIONS, PYCORE, documents
 
+
 @pytest.fixture(scope="session")
 def ray_session():
     import ray

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pyarrow.parquet as pq
 import pytest
 from engine_corpus import FAILING, OPTIONS, SKIPPED, documents, expected_records, rows_by_source
-
 from ragchunk.errors import RagchunkError
 from ragchunk.integrations.arrow import schema
 from ragchunk.integrations.ray import split_dataset

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from engine_corpus import FAILING, OPTIONS, SKIPPED, documents, expected_records, rows_by_source
-
 from ragchunk.errors import RagchunkError
 from ragchunk.integrations.spark import spark_schema, split_dataframe
 
