@@ -22,6 +22,7 @@ import html
 import http.server
 import json
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -43,14 +44,30 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 TIKTOKEN_FILES = ("lite/tiktoken_bg.js", "lite/tiktoken_bg.wasm")
 ENCODER_NAMES = ("cl100k_base", "o200k_base", "p50k_base", "r50k_base")
 SERVICE_WORKER = "sw.js"
+EMBED_SCRIPT = "embed.js"
+# Every page is web/shell.html around one tool's body (tool_page); no other .html of web/
+# is copied to dist/.
+SHELL = WEB / "shell.html"
+# The tool registry: the pages, their navigation, spec.js (SPEC.tools), embed.js and the
+# offline file all list the tools from it. A tool is a folder web/tools/<name>/ with
+# body.html (its part of <main>, after the shell's core status) and tool.js (its module),
+# and an entry {name, page, catalog, frame_title, presets}: `page` its file in dist/,
+# `catalog` the prefix of its keys in i18n/*.json (<catalog>.page_title, .page_description,
+# .h1, .lead, and footer.<catalog>), `frame_title` the title of embed.js's frame, `presets`
+# the URL settings embed.js passes on.
+TOOLS = WEB / "tools"
+TOOL_REGISTRY = TOOLS / "tools.json"
+# The words of the shell come from the English catalog, the page's first paint.
+ENGLISH = WEB / "i18n" / "en.json"
 # The single file that works opened from disk (see write_offline_file); the site links to
 # it for download, and the service worker does not precache it (it holds every asset).
 OFFLINE_FILE = "ragchunk-offline.html"
-OFFLINE_ENTRY = "offline.js"
-OFFLINE_TOOLS = {"calculator": "index.html", "splitter": "splitter.html"}
-# Used only inside the offline file (inlined there), so the site's precache leaves them out.
-OFFLINE_ONLY = {OFFLINE_FILE, OFFLINE_ENTRY, "inpage.js"}
-# Relative imports of our ES modules; in the offline file they become bare names.
+# web/offline/ is used only inside the offline file (inlined there), so the site's precache
+# leaves it out; its entry module is named by its path in dist/, as every module in the file.
+OFFLINE_FOLDER = "offline/"
+OFFLINE_ENTRY = "offline/offline.js"
+# Relative imports of our ES modules; in the offline file they become bare names: the
+# module's path in dist/.
 RELATIVE_IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}/[^"']+)\2""")
 # Fixed zip timestamps make the wheel byte-for-byte reproducible.
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
@@ -262,8 +279,19 @@ def site_wheel(wheel: Path, out_dir: Path) -> Path:
 
 # --- site ------------------------------------------------------------------------------
 
+def tool_registry() -> list[dict]:
+    """The tools of web/tools/tools.json, each with ``href`` (its link) and ``script`` (its module in dist/)."""
+    tools = json.loads(TOOL_REGISTRY.read_text(encoding="utf-8"))["tools"]
+    for tool in tools:
+        for part in ("body.html", "tool.js"):
+            if not (TOOLS / tool["name"] / part).is_file():
+                raise SystemExit(f"build.py: tool {tool['name']} of {TOOL_REGISTRY.relative_to(ROOT)} has no {part}")
+    return [{**tool, "href": "./" if tool["page"] == "index.html" else tool["page"],
+             "script": f"tools/{tool['name']}/tool.js"} for tool in tools]
+
+
 def page_values() -> dict[str, str]:
-    """Values written into index.html so the default answer is there at first paint."""
+    """Values written into the pages so the default answer is there at first paint."""
     sys.path.insert(0, str(PYCORE))
     from ragchunk.settings import form_spec
     from ragchunk.calculator import plan
@@ -314,8 +342,47 @@ def render(template: str, values: dict[str, str]) -> str:
         template = template.replace("{{" + key + "}}", value)
     if "{{" in template:
         start = template.index("{{")
-        raise SystemExit(f"build.py: unknown placeholder {template[start:start + 40]!r} in a page of web/")
+        raise SystemExit(f"build.py: unknown placeholder {template[start:start + 40]!r} in a file of web/")
     return template
+
+
+def tool_page(tool: dict, tools: list[dict], values: dict[str, str]) -> str:
+    """The page of ``tool``: web/shell.html around its body.html, every placeholder filled.
+
+    The shell's words for the tool (title, description, heading, lead, footer) are the
+    English catalog's, the navigation lists every tool of the registry.
+    """
+    english = json.loads(ENGLISH.read_text(encoding="utf-8"))
+    prefix = tool["catalog"]
+
+    def text(key: str) -> str:
+        return html.escape(english[key], quote=False).replace('"', "&quot;")
+
+    links = []
+    for other in tools:
+        current = ' aria-current="page"' if other is tool else ""
+        key = f"nav.{other['name']}"
+        links.append(f'<a href="{other["href"]}"{current} data-keep-lang data-i18n="{key}">{text(key)}</a>')
+    body = (TOOLS / tool["name"] / "body.html").read_text(encoding="utf-8").rstrip("\n")
+    shell = SHELL.read_text(encoding="utf-8").replace("{{tool.body}}", body)
+    return render(shell, {
+        **values,
+        "tool.script": tool["script"],
+        "tool.catalog": prefix,
+        "tool.nav": " ".join(links),
+        **{f"tool.{part}": text(f"{prefix}.{part}") for part in ("page_title", "page_description", "h1", "lead")},
+        # A data-i18n-html text: the catalogs' markup is ours (<code>).
+        "tool.footer": english[f"footer.{prefix}"],
+    })
+
+
+def embed_values(tools: list[dict]) -> dict[str, str]:
+    """What embed.js knows of the tools: each one's link and frame title, and every preset."""
+    presets = list(dict.fromkeys(name for tool in tools for name in tool["presets"]))
+    return {
+        "embed.tools": json.dumps({tool["name"]: {"href": tool["href"], "title": tool["frame_title"]} for tool in tools}),
+        "embed.presets": json.dumps(presets),
+    }
 
 
 def build() -> Path:
@@ -344,18 +411,24 @@ def build() -> Path:
     sys.path.insert(0, str(PYCORE))
     from ragchunk.settings import form_spec
 
-    spec = {**form_spec(), "version": core_version(), "wheel": f"assets/wheels/{wheel_hash}/{wheel.name}"}
+    tools = tool_registry()
+    spec = {**form_spec(), "version": core_version(), "wheel": f"assets/wheels/{wheel_hash}/{wheel.name}", "tools": tools}
+    values = page_values()
+    for tool in tools:
+        (DIST / tool["page"]).write_text(with_policy_meta(tool_page(tool, tools, values), SITE_POLICY, tool["page"]),
+                                         encoding="utf-8")
     for path in sorted(WEB.rglob("*")):
-        target = DIST / path.relative_to(WEB)
-        if path.is_dir() or path.name == SERVICE_WORKER:
+        name = path.relative_to(WEB).as_posix()
+        # Pages are made above, the service worker once every other file is in place.
+        if path.is_dir() or path.suffix == ".html" or path == TOOL_REGISTRY or name == SERVICE_WORKER:
             continue
-        if path.suffix == ".html":
-            page = render(path.read_text(encoding="utf-8"), page_values())
-            target.write_text(with_policy_meta(page, SITE_POLICY, path.name), encoding="utf-8")
+        if name == EMBED_SCRIPT:
+            (DIST / name).write_text(render(path.read_text(encoding="utf-8"), embed_values(tools)), encoding="utf-8")
         else:
-            copy(path, target)
+            copy(path, DIST / name)
     (DIST / "spec.js").write_text(
-        "// Written by build.py from ragchunk.settings.form_spec(): defaults and limits of the core.\n"
+        "// Written by build.py from ragchunk.settings.form_spec() (defaults and limits of the core)\n"
+        "// and web/tools/tools.json (the tools).\n"
         f"export const SPEC = {json.dumps(spec, indent=2)};\n",
         encoding="utf-8",
     )
@@ -372,7 +445,8 @@ def build() -> Path:
     # Everything a first visit needs; the other encodings are cached on first use.
     precache = ["./"] + [
         name for name in manifest["files"]
-        if not name.startswith(("assets/encoders/", "python/")) and name not in OFFLINE_ONLY
+        if not name.startswith(("assets/encoders/", "assets/tables/", "python/", OFFLINE_FOLDER))
+        and name != OFFLINE_FILE
     ]
     precache.append(f"assets/encoders/{spec['defaults']['encoding']}.json")
     worker = (WEB / SERVICE_WORKER).read_text(encoding="utf-8")
@@ -387,42 +461,59 @@ def build() -> Path:
 
 # --- the offline file ------------------------------------------------------------------
 
-def module_graph(entry: Path) -> dict[str, Path]:
-    """Every ES module reachable from ``entry`` by relative imports, by bare name (file name)."""
+def module_name(importer: str, specifier: str) -> str:
+    """The path in dist/ of what the module at ``importer`` imports as ``specifier``.
+
+    ``module_name("ui/errors.js", "../i18n/i18n.js")`` is ``"i18n/i18n.js"``; a
+    specifier that leaves dist/ is refused.
+    """
+    name = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
+    if name.startswith("../"):
+        raise SystemExit(f"build.py: {importer} imports {specifier}, which is outside dist/")
+    return name
+
+
+def module_graph(dist: Path, entries: list[str]) -> dict[str, Path]:
+    """Every ES module reachable from ``entries`` (paths in ``dist``) by relative imports, by its path in ``dist``.
+
+    Naming a module by its path keeps apart modules of the same file name in different
+    folders (each tool's tool.js).
+    """
     modules: dict[str, Path] = {}
-    pending = [entry]
+    pending = list(entries)
     while pending:
-        path = pending.pop()
-        name = path.name
+        name = pending.pop()
         if name in modules:
-            if modules[name] != path:
-                raise SystemExit(f"build.py: two modules named {name} ({modules[name]}, {path}) cannot share a bare name")
             continue
+        path = dist / name
+        if not path.is_file():
+            raise SystemExit(f"build.py: the module {name} is not in dist/")
         modules[name] = path
         for match in RELATIVE_IMPORT.finditer(path.read_text(encoding="utf-8")):
-            target = (path.parent / match.group(3)).resolve()
-            if not target.is_file():
-                raise SystemExit(f"build.py: {path.name} imports {match.group(3)}, which is not in dist/")
+            target = module_name(name, match.group(3))
+            if not (dist / target).is_file():
+                raise SystemExit(f"build.py: {name} imports {match.group(3)}, which is not in dist/")
             pending.append(target)
     return modules
 
 
-def bare_imports(source: str) -> str:
-    """``from "./assets/x/y.js"`` -> ``from "y.js"``: names the offline page's import map resolves."""
-    return RELATIVE_IMPORT.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3).rsplit('/', 1)[-1]}{m.group(2)}", source)
+def bare_imports(source: str, importer: str) -> str:
+    """``from "../spec.js"`` in ui/errors.js -> ``from "spec.js"``: paths in dist/, the names of the offline page's import map."""
+    return RELATIVE_IMPORT.sub(lambda m: f"{m.group(1)}{m.group(2)}{module_name(importer, m.group(3))}{m.group(2)}", source)
 
 
 def data_url(mime: str, data: bytes) -> str:
     return f"data:{mime};base64,{base64.b64encode(data).decode()}"
 
 
-def offline_page_parts(page: str) -> tuple[str, str, str]:
-    """(head, title, body) of a rendered page of web/, with links rewritten for one file."""
+def offline_page_parts(page: str, tools: list[dict]) -> tuple[str, str, str]:
+    """(head, title, body) of a rendered page (tool_page), with links rewritten for one file."""
     head = page[page.index("<head>") + len("<head>"):page.index("</head>")]
     title = html.unescape(re.search(r"<title>(.*?)</title>", head, re.DOTALL).group(1))
     body = page[page.index("<body>") + len("<body>"):page.index("</body>")]
-    # The tools' own links switch between the two tools inside the file.
-    body = body.replace('href="./"', 'href="?tool=calculator"').replace('href="splitter.html"', 'href="?tool=splitter"')
+    # The tools' own links switch between the tools inside the file.
+    for tool in tools:
+        body = body.replace(f'href="{tool["href"]}"', f'href="?tool={tool["name"]}"')
     # The file needs no link to download itself.
     download = r'<a id="offline-download"[^>]*>.*?</a>'
     body = re.sub(rf"<p>\s*{download}\s*</p>|{download}", "", body, flags=re.DOTALL)
@@ -430,24 +521,25 @@ def offline_page_parts(page: str) -> tuple[str, str, str]:
 
 
 def write_offline_file(dist: Path, spec: dict) -> Path:
-    """dist/ragchunk-offline.html: both tools and every asset in one file that works from disk.
+    """dist/ragchunk-offline.html: every tool and every asset in one file that works from disk.
 
     Opened from ``file://`` a page can neither start module workers nor import files, so:
-    our modules go into an import map as data: URLs under bare names; the pages' bodies
-    into templates (offline.js mounts one); the engine's files into base64 blocks, gzipped
-    where that pays, which offline.js decodes and hands to Pyodide from memory.
+    our modules go into an import map as data: URLs, each named by its path in dist/; the
+    pages' bodies into templates (offline.js mounts one); the engine's files into base64
+    blocks, gzipped where that pays, which offline.js decodes and hands to Pyodide from memory.
     """
     values = page_values()
-    pages = {tool: offline_page_parts(render((WEB / name).read_text(encoding="utf-8"), values))
-             for tool, name in OFFLINE_TOOLS.items()}
-    head = pages["calculator"][0]
+    tools = spec["tools"]
+    pages = {tool["name"]: offline_page_parts(tool_page(tool, tools, values), tools) for tool in tools}
+    head = pages[tools[0]["name"]][0]
     head = re.sub(r'\s*<link rel="stylesheet"[^>]*>', "", head)
     head = re.sub(r'\s*<script type="module"[^>]*></script>', "", head)
     head = head.replace('href="favicon.svg"', f'href="{data_url("image/svg+xml", (WEB / "favicon.svg").read_bytes())}"')
     style = (WEB / "style.css").read_text(encoding="utf-8")
 
-    modules = module_graph(dist / OFFLINE_ENTRY)
-    imports = {name: data_url("text/javascript", bare_imports(path.read_text(encoding="utf-8")).encode())
+    # offline.js imports the chosen tool's module by its name in the import map (its path).
+    modules = module_graph(dist, [OFFLINE_ENTRY, *(tool["script"] for tool in tools)])
+    imports = {name: data_url("text/javascript", bare_imports(path.read_text(encoding="utf-8"), name).encode())
                for name, path in sorted(modules.items())}
 
     assets = [f"pyodide/{name}" for name in PYODIDE_FILES]

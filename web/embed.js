@@ -5,26 +5,27 @@
 //   <script src="https://YOUR-RAGCHUNK-SITE/embed.js" defer></script>
 //
 // Each div becomes an iframe of the tool (from the same site as this script) that resizes
-// to its content. Presets are the tool's URL settings: doc, unit, cpt, size, overlap, price,
-// enc (calculator); by, size, overlap, sizer, cpt (splitter). The frame only ever sends its
-// height; text typed or dropped into it stays inside it.
+// to its content. Presets (data-size="512" ...) are the tool's URL settings, its "presets"
+// in web/tools/tools.json, from which build.py writes the two constants below. The frame
+// only ever sends its height; text typed or dropped into it stays inside it.
 (() => {
   const script = document.currentScript;
   const site = new URL(".", script ? script.src : location.href);
-  const PAGES = { calculator: "./", splitter: "splitter.html" };
-  const PRESETS = ["doc", "unit", "cpt", "size", "overlap", "price", "enc", "by", "sizer"];
+  // name -> {href, title}; the first is the tool of a placeholder that names none we have.
+  const TOOLS = {{embed.tools}};
+  const PRESETS = {{embed.presets}};
   // A frame is never taller than this, whatever it reports (a runaway layout, a bug).
   const MAX_HEIGHT = 20000;
   const frames = new Map();
 
   function embed(host) {
-    const tool = host.dataset.ragchunk in PAGES ? host.dataset.ragchunk : "calculator";
-    const url = new URL(PAGES[tool], site);
+    const tool = Object.hasOwn(TOOLS, host.dataset.ragchunk ?? "") ? host.dataset.ragchunk : Object.keys(TOOLS)[0];
+    const url = new URL(TOOLS[tool].href, site);
     url.searchParams.set("embed", tool);
     for (const name of PRESETS) if (host.dataset[name] !== undefined) url.searchParams.set(name, host.dataset[name]);
     const frame = document.createElement("iframe");
     frame.src = url.href;
-    frame.title = host.dataset.title || (tool === "splitter" ? "ragchunk text splitter" : "ragchunk chunk calculator");
+    frame.title = host.dataset.title || TOOLS[tool].title;
     frame.loading = "lazy";
     frame.style.cssText = "width:100%;border:0;display:block;min-height:480px;";
     host.replaceChildren(frame);

@@ -1,6 +1,6 @@
 // Benchmark worker: boots the site's own engine (engine.js) and times tokenization
 // through the Python core against the same WASM encoder called from JS directly.
-import { bootEngine, fetchEncoderTable, initTiktoken, makeEncoder } from "./engine.js";
+import { bootEngine, fetchEncoderTable, initTiktoken, makeEncoder } from "./core/engine.js";
 
 let engine = null;
 

@@ -493,6 +493,7 @@ def _table_columns(header: str, delimiter: str) -> bool:
 # start, within this many lines, and only when every line inside looks like its syntax.
 _FRONT_MATTER_LINES = 2000
 _FRONT_MATTER_CLOSE = {"---": ("---", "..."), "+++": ("+++",)}
+_FRONT_MATTER_OPENINGS = ("---", "+++", "\ufeff---", "\ufeff+++")
 
 
 def _front_matter(lines: list[str]) -> tuple[str, int, int, int, str] | None:
@@ -503,7 +504,7 @@ def _front_matter(lines: list[str]) -> tuple[str, int, int, int, str] | None:
     >>> _front_matter(["---", "Just a paragraph", "---"]) is None  # a setext heading after a rule
     True
     """
-    opening = lines[0].rstrip() if lines else ""
+    opening = lines[0].rstrip() if lines and lines[0][:1] in "-+" else ""
     closers = _FRONT_MATTER_CLOSE.get(opening)
     if closers is None:
         return None
@@ -544,6 +545,8 @@ def front_matter(text: str) -> Block | None:
     >>> front_matter("+++\\ntitle = \\"Notes\\"\\n+++\\nBody").title
     'Notes'
     """
+    if not text.startswith(_FRONT_MATTER_OPENINGS):
+        return None
     lines, starts = _split_lines(_head_lines(text), at_start=True)
     found = _front_matter(lines)
     if found is None:

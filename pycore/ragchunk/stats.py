@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import statistics
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -58,6 +60,13 @@ class Stats:
         }
 
 
+@functools.lru_cache(maxsize=64)
+def _edges(size: int, bins: int) -> tuple[tuple[int, int], ...]:
+    count = max(1, min(bins, size))
+    cuts = [round(k * size / count) for k in range(count + 1)]
+    return tuple((cuts[k] + 1, cuts[k + 1]) for k in range(count))
+
+
 def bin_edges(size: int, bins: int = HISTOGRAM_BINS) -> list[tuple[int, int]]:
     """Inclusive ``(low, high)`` token ranges that tile ``1..size`` in at most ``bins`` bins.
 
@@ -66,9 +75,7 @@ def bin_edges(size: int, bins: int = HISTOGRAM_BINS) -> list[tuple[int, int]]:
     >>> bin_edges(3)
     [(1, 1), (2, 2), (3, 3)]
     """
-    count = max(1, min(bins, size))
-    cuts = [round(k * size / count) for k in range(count + 1)]
-    return [(cuts[k] + 1, cuts[k + 1]) for k in range(count)]
+    return list(_edges(size, bins))
 
 
 def compute_stats(tokens: Sequence[int], overlap_tokens: Sequence[int], size: int,
@@ -84,15 +91,11 @@ def compute_stats(tokens: Sequence[int], overlap_tokens: Sequence[int], size: in
     No chunks give zeros and empty bins. A count above ``size`` (which a split never
     makes) lands in the last bin.
     """
-    edges = bin_edges(size, bins)
+    edges = _edges(size, bins)
     counts = [0] * len(edges)
-    highs = [high for _, high in edges]
+    highs = [high for _, high in edges[:-1]]
     for value in tokens:
-        index = 0
-        # Bins are few: a linear walk is simpler than bisect and as fast.
-        while index < len(highs) - 1 and value > highs[index]:
-            index += 1
-        counts[index] += 1
+        counts[bisect_left(highs, value)] += 1  # a count above size lands in the last bin
     total = sum(tokens)
     repeated = sum(overlap_tokens)
     return Stats(

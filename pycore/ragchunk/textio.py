@@ -158,11 +158,15 @@ def _utf16_without_bom(data: bytes) -> str | None:
     return None
 
 
+# Control bytes that text does not hold (tab, line breaks, form feed and escape aside).
+_CONTROL_BYTES = bytes(c for c in range(32) if c not in (9, 10, 12, 13, 27))
+
+
 def _binary_tail(data: bytes) -> bool:
     head = data[:SNIFF_BYTES]
     if b"\x00" in head:
         return True
-    controls = sum(head.count(bytes([c])) for c in range(32) if c not in (9, 10, 12, 13, 27))
+    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
     return bool(head) and controls * 10 > len(head)
 
 

@@ -1,9 +1,10 @@
-"""The page's JS mirror of the formula (web/formula.js) equals the Python core.
+"""The page's JS mirror of the formula (web/core/formula.js) equals the Python core.
 
 The mirror answers while Python boots; this runs both over a grid of typed inputs, edge
 cases and every kind of bad input included, and asserts the same numbers and the same
-errors (field, English message, code and params), field by field — with "," read as
-thousands separator (English) and as decimal mark (``decimal_comma``, Russian).
+errors (field, code, params, and the English message: the mirror holds no sentence, the
+page says its error from code + params with the English catalog), field by field — with
+"," read as thousands separator (English) and as decimal mark (``decimal_comma``, Russian).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 
+from pages import wait_language
 from ragchunk.fields import FormErrors, read_calc_form
 
 DOCS = ["1", "511", "512", "513", "10000", "10,000", " 40000 ", "1e3", "999999999999", "1000000000000",
@@ -54,13 +56,20 @@ def python_answer(form):
 
 def test_mirror_equals_the_python_core_over_the_grid(page):
     page.goto("./")
+    wait_language(page, "en")
     grid = list(forms())
     assert len(grid) > 3000
     answers = page.evaluate(
         """async forms => {
-            const { readCalcForm } = await import('./formula.js');
+            const { readCalcForm } = await import('./core/formula.js');
             const { SPEC } = await import('./spec.js');
-            return forms.map(form => readCalcForm(SPEC, form));
+            const { errorMessage } = await import('./ui/errors.js');
+            return forms.map(form => {
+                const answer = readCalcForm(SPEC, form);
+                if (answer.ok) return answer;
+                // What an English page says for each error (ui/errors.js, i18n/en.json).
+                return { ...answer, errors: answer.errors.map(e => ({ ...e, message: errorMessage(e) })) };
+            });
         }""",
         grid,
     )

@@ -6,7 +6,10 @@ it); any http(s) request fails the test. Both tools must give CPython's exact re
 
 from __future__ import annotations
 
+import base64
 import json
+import posixpath
+import re
 from pathlib import Path
 
 import pytest
@@ -64,6 +67,22 @@ def test_the_offline_file_is_built_but_not_precached(dist: Path):
     assert manifest["files"][build.OFFLINE_FILE] > 5_000_000
     assert build.OFFLINE_FILE not in manifest["precache"]
     assert build.OFFLINE_FILE not in (dist / "sw.js").read_text(encoding="utf-8")
+
+
+def test_the_import_map_names_each_module_by_its_path(dist: Path):
+    """Modules of one file name in different folders (each tool's tool.js) stay apart, and
+    every import of every module in the file names a module of the import map."""
+    document = (dist / build.OFFLINE_FILE).read_text(encoding="utf-8")
+    imports = json.loads(re.search(r'<script type="importmap">(.*?)</script>', document, re.DOTALL).group(1))["imports"]
+    scripts = [tool["script"] for tool in build.tool_registry()]
+    assert len({posixpath.basename(script) for script in scripts}) < len(scripts), "the layout has same-named modules"
+    assert set(scripts) <= set(imports)
+    sources = {name: base64.b64decode(url.split(",", 1)[1]).decode("utf-8") for name, url in imports.items()}
+    assert len({sources[script] for script in scripts}) == len(scripts)
+    for name, source in sources.items():
+        assert source == build.bare_imports((dist / name).read_text(encoding="utf-8"), name)
+        for specifier in re.findall(r"""(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']""", source):
+            assert specifier in imports, (name, specifier)
 
 
 def test_both_tools_work_from_disk_with_exact_results(offline_page):

@@ -33,8 +33,8 @@ from conftest import BOOT_TIMEOUT_MS, Watch, guarded_context, origin_of, watched
 from pages import CalculatorPage, SplitterPage
 
 ROOT = Path(__file__).resolve().parents[2]
-# A paste this long bypasses the text box (web/common.js), a path of its own.
-LARGE_PASTE_CHARS = int(re.search(r"LARGE_PASTE_CHARS = ([\d_]+)", (ROOT / "web" / "common.js").read_text()).group(1).replace("_", ""))
+# A paste this long bypasses the text box (web/ui/document.js), a path of its own.
+LARGE_PASTE_CHARS = int(re.search(r"LARGE_PASTE_CHARS = ([\d_]+)", (ROOT / "web" / "ui" / "document.js").read_text()).group(1).replace("_", ""))
 SPY = r"""
 (() => {
   // Reports still on their way (a blob is read first); ragchunkSpySettled() waits for them.

@@ -79,7 +79,7 @@ def test_the_site_policy_is_strict_and_the_same_in_header_and_meta(dist: Path, b
         assert head.index("Content-Security-Policy") < min(head.index("<script"), head.index("<link")), \
             "the policy precedes everything it governs"
         assert "<script>" not in page_html and " style=" not in page_html and not re.search(r"\son\w+=", page_html)
-    for path in ("", "splitter.html", "worker.js", "sw.js", "assets/pyodide/pyodide.asm.wasm"):
+    for path in ("", "splitter.html", "core/worker.js", "sw.js", "assets/pyodide/pyodide.asm.wasm"):
         with urllib.request.urlopen(base_url + path) as response:
             assert response.headers["Content-Security-Policy"] == policy, path
             assert response.headers["Referrer-Policy"] == "no-referrer"

@@ -22,7 +22,7 @@ CATALOGS = {
     lang: json.loads((Path(__file__).resolve().parents[2] / "web" / "i18n" / f"{lang}.json").read_text("utf-8"))
     for lang in ("en", "ru", "hi")
 }
-# Filled in by the page itself (common.js errorParams), not by the core.
+# Filled in by the page itself (web/ui/errors.js errorParams), not by the core.
 PAGE_PARAMS = {"label", "what"}
 
 

@@ -27,10 +27,11 @@ def test_jsonl_has_one_object_per_chunk_with_exactly_the_keys():
     assert len(lines) == len(result.chunks)
     for line, chunk in zip(lines, result.chunks):
         record = json.loads(line)
-        assert tuple(record) == tuple(f.name for f in FIELDS if f.always) == (
-            "id", "text", "heading", "heading_path", "tokens", "start", "end", "content_start", "overlap_tokens",
-            "tokenizer",
-        )
+        always = tuple(f.name for f in FIELDS if f.always)
+        assert always == ("id", "text", "heading", "heading_path", "tokens", "start", "end", "content_start",
+                          "overlap_tokens", "tokenizer")
+        # A piece of a cut table also says what to embed (its header row, then its text).
+        assert tuple(record) == always + (("embed_text", "embed_tokens") if chunk.embed_text else ())
         assert record == chunk_record(chunk, "cl100k_base")
         assert record["text"] == DOC[record["start"] : record["end"]]
         assert record["heading_path"] == list(chunk.heading_path)

@@ -1,24 +1,34 @@
-// The text splitter page: DOM only. The document and the settings go to the worker, which
+// The text splitter: DOM only. The document and the settings go to the worker, which
 // splits with the Python core; thousands of chunks scroll smoothly because only the cards
 // in view are in the DOM.
-import { SPEC } from "./spec.js";
-import { Cancelled, createCore } from "./bridge.js";
-import {
-  $, applyEmbedMode, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, internalError,
-  numberOptions, pageError, refusedDocument, restoreTextStatus, showTaskProgress, pyString, setTextStatus, shellWord, showErrors, showNotes, showSnippets, TEXT_DEBOUNCE_MS,
-} from "./common.js";
-import { fixed, msg, onLanguageChange, percent, show, showText, startI18n, t } from "./i18n/i18n.js";
+import { fixed, msg, onLanguageChange, percent, show, showText, t } from "../../i18n/i18n.js";
+import { $, debounce } from "../../ui/dom.js";
+import { TEXT_DEBOUNCE_MS } from "../../ui/document.js";
+import { applyEmbedMode } from "../../ui/embed-mode.js";
+import { internalError, showErrors, showNotes } from "../../ui/errors.js";
+import { numberOptions } from "../../ui/form.js";
+import { startPage } from "../../ui/page.js";
+import { DocumentRequests } from "../../ui/request.js";
+import { bindCopyButton, pyString, shellWord, showSnippets } from "../../ui/snippets.js";
+import { bindCoreStatus } from "../../ui/status.js";
+import { bindUrlState } from "../../ui/url-state.js";
 
 // Cards have a fixed height (style.css .chunk-card) so the list can place them by index.
 const CARD_HEIGHT = 208;
 const OVERSCAN = 4;
 
-// The catalog first: every text below is said in the page's language.
-await startI18n();
-const core = createCore();
+// A failed split keeps the previous chunks unless it failed on the document itself.
+const DOCUMENT_FIELDS = ["text", "file"];
+
+const core = await startPage();
 const slots = [...document.querySelectorAll(".error[data-for]")];
-let seq = 0;
-let hasDocument = false;
+const requests = new DocumentRequests(core, {
+  slots,
+  busy: "status.splitting",
+  cancelled: "status.cancelled_split",
+  clear: clearResults,
+  dropsDocument: (reply) => (reply.errors ?? []).some((e) => DOCUMENT_FIELDS.includes(e.field)),
+});
 // A file's name; "" for typed text; a message of the catalog for a large paste.
 let documentName = "";
 // The chunks of the last split as engine.js packSplit sends them (a card reads one with chunkAt).
@@ -208,56 +218,29 @@ $("chunk-list").addEventListener("scroll", () => {
   frame = requestAnimationFrame(renderVisible);
 });
 
-async function runSplit(document, name = null) {
+function runSplit(document, name = null) {
   // A new document is split with the settings as they are now: a re-split they scheduled is moot.
   if (document !== null) resplit.cancel();
-  const mine = ++seq;
   const previousName = documentName;
   if (name !== null) documentName = name;
-  setTextStatus(core.isReady ? "status.splitting" : "status.waiting", {}, true);
-  showErrors([], slots);
-  let reply;
-  try {
-    reply = await core.request("split", { ...settings(), name: fileName() }, document);
-  } catch (error) {
-    if (error instanceof Cancelled && mine === seq) {
-      setTextStatus("status.cancelled_split");
-      hasDocument = false;
-      clearResults();
-    }
-    return;
-  }
-  if (mine !== seq) return;
-  countAnalysis();
-  if (refusedDocument(reply)) {
-    // The core kept the previous document: so do its results, name and status line.
-    documentName = previousName;
-    restoreTextStatus();
-    showErrors(reply.errors, slots);
-    return false;
-  }
-  if (!reply.ok) {
-    if ((reply.errors ?? []).some((e) => ["text", "file"].includes(e.field))) {
-      hasDocument = false;
-      clearResults();
-    }
-    setTextStatus("");
-    showErrors(reply.errors ?? [internalError(reply.internal)], slots);
-    return false;
-  }
-  hasDocument = true;
-  exported = null;
-  const result = reply.result;
-  chunks = result.chunks;
-  showNotes($("text-notes"), result);
-  setTextStatus(documentName ? "status.split_named" : "status.split", { name: documentName, chunks: result.stats.chunks, chars: result.chars });
-  renderStats(result);
-  splitSnippets(result);
-  $("split-results").hidden = false;
-  $("chunk-list").scrollTop = 0;
-  resetCards();
-  renderVisible();
-  return true;
+  return requests.send("split", { ...settings(), name: fileName() }, document, {
+    // The core kept the previous document: so does its name.
+    refused: () => {
+      documentName = previousName;
+    },
+    done: (result) => {
+      exported = null;
+      chunks = result.chunks;
+      showNotes($("text-notes"), result);
+      requests.status.show(documentName ? "status.split_named" : "status.split", { name: documentName, chunks: result.stats.chunks, chars: result.chars });
+      renderStats(result);
+      splitSnippets(result);
+      $("split-results").hidden = false;
+      $("chunk-list").scrollTop = 0;
+      resetCards();
+      renderVisible();
+    },
+  });
 }
 
 const fileName = () => (typeof documentName === "string" ? documentName : "");
@@ -289,7 +272,7 @@ function splitSnippets(result) {
 }
 
 async function download() {
-  if (!hasDocument) return;
+  if (!requests.hasDocument) return;
   exported ??= core.request("export", {});
   const reply = await exported;
   if (!reply.ok) {
@@ -308,7 +291,7 @@ async function download() {
 }
 
 const resplit = debounce(() => {
-  if (hasDocument) runSplit(null);
+  if (requests.hasDocument) runSplit(null);
 }, TEXT_DEBOUNCE_MS);
 
 function onSettings() {
@@ -316,20 +299,8 @@ function onSettings() {
   resplit();
 }
 
-// Offline caching starts once the core has loaded, from the HTTP cache it just filled.
-core.addEventListener("ready", () => enableOffline(), { once: true });
-bindCoreStatus(core, { onTaskProgress: showTaskProgress });
-bindDocumentInput({
-  onDocument: (document, name) => runSplit(document, name),
-  onEmpty: (hadText) => {
-    hasDocument = false;
-    seq++;
-    clearResults();
-    setTextStatus("");
-    showErrors(hadText ? [{ ...pageError("text", "text_empty"), message: "text is empty: paste some text or drop a file" }] : [], slots);
-  },
-  onTooLarge: (error) => showErrors([error], slots),
-});
+bindCoreStatus(core, { onTaskProgress: (stage, done, total) => requests.status.progress(stage, done, total) });
+requests.bindInput((document, name) => runSplit(document, name));
 // A new language can change what a typed number means ("3,5" is 3.5 in Russian): split again.
 onLanguageChange(() => onSettings());
 $("settings").addEventListener("input", onSettings);
@@ -338,9 +309,5 @@ $("settings").addEventListener("submit", (event) => event.preventDefault());
 bindUrlState({ by: $("by"), size: $("chunk_size"), overlap: $("overlap"), sizer: $("sizer"), cpt: $("chars_per_token") });
 bindCopyButton();
 $("download").addEventListener("click", download);
-$("cancel").addEventListener("click", () => core.cancel());
-document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && !$("cancel").hidden) core.cancel();
-});
 $("ratio-field").hidden = $("sizer").value !== "estimate";
 applyEmbedMode();

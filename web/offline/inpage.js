@@ -7,8 +7,8 @@
 // Python runs on this thread, so a running request cannot be interrupted: cancel() rejects
 // every pending request with Cancelled at once and drops those not yet started, but one
 // already in Python finishes first (its result is discarded). The engine is not rebooted.
-import { Cancelled } from "./bridge.js";
-import { answerRequest, BOOT_STAGES, bootEngine } from "./engine.js";
+import { Cancelled } from "../core/bridge.js";
+import { answerRequest, BOOT_STAGES, bootEngine } from "../core/engine.js";
 
 // A paint before Python blocks the thread, so "Tokenizing…" is on screen while it works.
 // (requestAnimationFrame does not fire in a hidden tab; the timeout covers that.)

@@ -1,22 +1,22 @@
 // The core engine: Pyodide with the ragchunk wheel, and tiktoken's WASM encoders handed to
 // Python. It runs in the module worker on the site (worker.js speaks the protocol on top of
-// it) and on the main thread of the single offline file (inpage.js); the browser benchmark
+// it) and on the main thread of the single offline file (offline/inpage.js); the browser benchmark
 // (bench/bench_browser.py) boots the very same engine. Where the files come from is the
 // asset loader's business: siteAssets() fetches them by URL, offline.js reads them from
 // bytes inlined in the page.
-import { SPEC } from "./spec.js";
-import * as tiktokenGlue from "./assets/tiktoken/tiktoken_bg.js";
+import { SPEC } from "../spec.js";
+import * as tiktokenGlue from "../assets/tiktoken/tiktoken_bg.js";
 
 export const BOOT_STAGES = 4;
 
 /**
- * The engine's files on the site, under `base`/assets/ (by default next to this module).
+ * The engine's files on the site, under `base`/assets/ (by default the site's root, above core/).
  * An asset loader offers:
  *   response(path)             Promise<Response> for "tiktoken/tiktoken_bg.wasm", "encoders/<name>.json"
  *   loadPyodide(options)       Promise<PyodideAPI>, `options` added to loadPyodide's own
  *   installWheel(pyodide)      Promise<void>, the ragchunk wheel installed
  */
-export function siteAssets(base = new URL("./", import.meta.url)) {
+export function siteAssets(base = new URL("../", import.meta.url)) {
   const assets = new URL("assets/", base);
   return {
     async response(path) {

@@ -1,24 +1,24 @@
 // Start-up of the single offline file (dist/ragchunk-offline.html, written by build.py):
 // every asset is inlined in the page, so it works opened from disk with no server and no
-// network. This module mounts the chosen tool (?tool=calculator | splitter; the tools' own
+// network. This module mounts the chosen tool (?tool=<name> of SPEC.tools; the tools' own
 // navigation links switch between them), gives the page an in-page core (inpage.js) whose
 // files come from the inlined bytes, and then starts the tool's own module.
 //
 // How the file is laid out (see build.py write_offline_file):
-//   <script type="importmap">   our ES modules as data: URLs under bare names (build.py
-//                               rewrites their relative imports to those names)
+//   <script type="importmap">   our ES modules as data: URLs, each named by its path in
+//                               dist/ ("core/engine.js"; build.py rewrites their relative
+//                               imports to those names)
 //   <template id="tool:NAME" data-title="…">   each page's body, rendered as on the site
 //   <script type="application/json" id="ragchunk-catalogs">   i18n/*.json by language
 //   <script type="application/octet-stream" id="asset:PATH" data-gzip?>   base64 bytes,
 //                               gzip-compressed where that pays (data-gzip)
 import { InPageCore } from "./inpage.js";
-import { SPEC } from "./spec.js";
+import { SPEC } from "../spec.js";
 
 // Pyodide fetches indexURL + "pyodide.asm.wasm" itself; that request is answered from
 // memory. The scheme is not fetchable, so nothing can reach a network by mistake.
 const INDEX_URL = "inline:/pyodide/";
 const MIME = { wasm: "application/wasm", json: "application/json", zip: "application/zip", mjs: "text/javascript", js: "text/javascript" };
-const TOOLS = { calculator: () => import("./app.js"), splitter: () => import("./splitter.js") };
 
 function base64Bytes(text) {
   if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);
@@ -96,13 +96,15 @@ export function inlineAssets() {
   };
 }
 
-const tool = new URLSearchParams(location.search).get("tool") === "splitter" ? "splitter" : "calculator";
-const template = document.getElementById(`tool:${tool}`);
+const asked = new URLSearchParams(location.search).get("tool");
+const tool = SPEC.tools.find((known) => known.name === asked) ?? SPEC.tools[0];
+const template = document.getElementById(`tool:${tool.name}`);
 document.title = template.dataset.title;
 document.body.prepend(template.content.cloneNode(true));
 globalThis.ragchunkCatalogs = JSON.parse(document.getElementById("ragchunk-catalogs").textContent);
 let core = null;
 globalThis.ragchunkCore = () => (core ??= new InPageCore(inlineAssets()));
-await TOOLS[tool]();
+// The import map names the tool's module by its path in dist/, as the registry does.
+await import(tool.script);
 // The tool's module has run: html[data-tool] names the tool shown.
-document.documentElement.dataset.tool = tool;
+document.documentElement.dataset.tool = tool.name;

@@ -1,13 +1,18 @@
-// The calculator page: DOM only. Numbers come from the JS mirror of the formula at once
-// and from the Python core (in the worker) as soon as it is ready; text goes to the worker.
-import { SPEC } from "./spec.js";
-import { Cancelled, createCore } from "./bridge.js";
-import { readCalcForm } from "./formula.js";
-import {
-  $, applyEmbedMode, bindCopyButton, bindCoreStatus, bindDocumentInput, bindUrlState, countAnalysis, debounce, enableOffline, internalError,
-  numberOptions, pageError, refusedDocument, restoreTextStatus, showTaskProgress, setTextStatus, showErrors, showNotes, showSnippets, TEXT_DEBOUNCE_MS,
-} from "./common.js";
-import { fixed, money, msg, onLanguageChange, percent, setHtmlParams, show, showText, startI18n, t } from "./i18n/i18n.js";
+// The calculator: DOM only. Numbers come from the JS mirror of the formula at once and
+// from the Python core (in the worker) as soon as it is ready; text goes to the worker.
+import { SPEC } from "../../spec.js";
+import { readCalcForm } from "../../core/formula.js";
+import { fixed, money, msg, onLanguageChange, percent, setHtmlParams, show, showText, t } from "../../i18n/i18n.js";
+import { $, debounce } from "../../ui/dom.js";
+import { TEXT_DEBOUNCE_MS } from "../../ui/document.js";
+import { applyEmbedMode } from "../../ui/embed-mode.js";
+import { internalError, showErrors, showNotes } from "../../ui/errors.js";
+import { numberOptions } from "../../ui/form.js";
+import { startPage } from "../../ui/page.js";
+import { DocumentRequests } from "../../ui/request.js";
+import { bindCopyButton, showSnippets } from "../../ui/snippets.js";
+import { bindCoreStatus } from "../../ui/status.js";
+import { bindUrlState } from "../../ui/url-state.js";
 
 const PREVIEW_STEP = SPEC.defaults.preview;
 
@@ -16,13 +21,15 @@ const errorSlots = [...document.querySelectorAll(".error[data-for]")];
 const calcSlots = errorSlots.filter((slot) => slot.closest("#calc"));
 const textSlots = errorSlots.filter((slot) => !slot.closest("#calc"));
 
-// The catalog first: every text below is said in the page's language.
-await startI18n();
-const core = createCore();
+const core = await startPage();
 let calcSeq = 0;
-let textSeq = 0;
-let hasDocument = false;
 let shownWindows = 0;
+const requests = new DocumentRequests(core, {
+  slots: textSlots,
+  busy: "status.tokenizing",
+  cancelled: "status.cancelled_text",
+  clear: clearTextResults,
+});
 
 // --- calculator -----------------------------------------------------------------------
 
@@ -181,10 +188,9 @@ function renderAnalysis(result, { fillLength }) {
  * Tokenize `document` (a string or a file's bytes), or the last document when null. `name`
  * is the file's name, or a message of the catalog that labels a large paste.
  */
-async function analyze(document, { name = "", fillLength = true } = {}) {
+function analyze(document, { name = "", fillLength = true } = {}) {
   // A new document is analysed with the settings as they are now: a refresh they scheduled is moot.
   if (document !== null) onChunking.cancel();
-  const seq = ++textSeq;
   const settings = chunkSettings();
   const payload = {
     encoding: $("encoding").value,
@@ -194,44 +200,17 @@ async function analyze(document, { name = "", fillLength = true } = {}) {
     count: Math.max(PREVIEW_STEP, fillLength ? PREVIEW_STEP : shownWindows),
     name: typeof name === "string" ? name : "",
   };
-  setTextStatus(core.isReady ? "status.tokenizing" : "status.waiting", {}, true);
-  showErrors([], textSlots);
-  let reply;
-  try {
-    reply = await core.request("analyze", payload, document);
-  } catch (error) {
-    if (error instanceof Cancelled && seq === textSeq) {
-      setTextStatus("status.cancelled_text");
-      hasDocument = false;
-      clearTextResults();
-    }
-    return;
-  }
-  if (seq !== textSeq) return;
-  countAnalysis();
-  if (refusedDocument(reply)) {
-    // The core kept the previous document: so do its results and status line.
-    restoreTextStatus();
-    showErrors(reply.errors, textSlots);
-    return false;
-  }
-  if (!reply.ok) {
-    hasDocument = false;
-    clearTextResults();
-    setTextStatus("");
-    showErrors(reply.errors ?? [internalError(reply.internal)], textSlots);
-    return false;
-  }
-  hasDocument = true;
-  const r = reply.result;
-  setTextStatus(name ? "status.analyzed_named" : "status.analyzed", { name, tokens: r.tokens, chars: r.chars });
-  renderAnalysis(r, { fillLength });
-  return true;
+  return requests.send("analyze", payload, document, {
+    done: (r) => {
+      requests.status.show(name ? "status.analyzed_named" : "status.analyzed", { name, tokens: r.tokens, chars: r.chars });
+      renderAnalysis(r, { fillLength });
+    },
+  });
 }
 
 async function showMore() {
   const settings = chunkSettings();
-  if (!settings || !hasDocument) return;
+  if (!settings || !requests.hasDocument) return;
   const first = shownWindows;
   const reply = await core.request("analyze", { encoding: $("encoding").value, ...settings, first, count: PREVIEW_STEP });
   if (!reply.ok) {
@@ -245,29 +224,17 @@ async function showMore() {
 }
 
 const onChunking = debounce(() => {
-  if (hasDocument && chunkSettings()) analyze(null, { fillLength: false });
+  if (requests.hasDocument && chunkSettings()) analyze(null, { fillLength: false });
 }, TEXT_DEBOUNCE_MS);
 
 // --- wiring -----------------------------------------------------------------------------
 
-// Offline caching starts once the core has loaded, from the HTTP cache it just filled.
-core.addEventListener("ready", () => enableOffline(), { once: true });
 bindCoreStatus(core, {
   onReady: recalculate,
-  onTaskProgress: showTaskProgress,
+  onTaskProgress: (stage, done, total) => requests.status.progress(stage, done, total),
   stillWorks: "core.still_calculator",
 });
-bindDocumentInput({
-  onDocument: (document, name) => analyze(document, { name }),
-  onEmpty: (hadText) => {
-    hasDocument = false;
-    textSeq++;
-    clearTextResults();
-    setTextStatus("");
-    showErrors(hadText ? [{ ...pageError("text", "text_empty"), message: "text is empty: paste some text or drop a file" }] : [], textSlots);
-  },
-  onTooLarge: (error) => showErrors([error], textSlots),
-});
+requests.bindInput((document, name) => analyze(document, { name }));
 
 form.addEventListener("input", (event) => {
   recalculate();
@@ -285,13 +252,9 @@ bindUrlState({
 });
 bindCopyButton();
 $("encoding").addEventListener("change", () => {
-  if (hasDocument) analyze(null);
+  if (requests.hasDocument) analyze(null);
 });
 $("more").addEventListener("click", showMore);
-$("cancel").addEventListener("click", () => core.cancel());
-document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && !$("cancel").hidden) core.cancel();
-});
 
 // The worked example of "How it is computed", from the defaults, in the page's numbers.
 function showExample() {

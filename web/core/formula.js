@@ -1,8 +1,9 @@
 // The calculator's formula and field checks, mirrored from pycore/ragchunk/fields.py and
 // plan.py so the page answers while Python boots. tests/e2e/test_formula_mirror.py runs
 // both over a grid of inputs (edge cases and every kind of bad input) and asserts the same
-// numbers and the same errors (field, English message, code and params: the page says an
-// error in its language from code + params). Integer steps use BigInt so nothing rounds.
+// numbers and the same errors (field, code and params; the page says an error from code +
+// params with the catalogs, whose English is the core's message — the test checks that
+// too). Integer steps use BigInt so nothing rounds.
 
 // One way to match any digit run (a "[0-9]+\.?[0-9]*" split could backtrack quadratically).
 const NUMBER = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
@@ -12,15 +13,13 @@ const GROUPS_ONLY = /[_ \u00a0\u202f]/g;
 const SHOWN_MAX = 24;
 
 class FieldError extends Error {
-  constructor(field, message, code, params = {}) {
-    super(message);
+  constructor(field, code, params = {}) {
+    super(code);
     this.field = field;
     this.code = code;
     this.params = params;
   }
 }
-
-const grouped = (n) => n.toLocaleString("en-US", { maximumFractionDigits: 0 });
 
 function shown(raw) {
   const text = raw.trim();
@@ -28,44 +27,39 @@ function shown(raw) {
 }
 
 /** A typed number as fields.parse_number reads it; `decimalComma` reads "12,5" as 12.5. */
-export function parseNumber(spec, field, raw, decimalComma = false) {
-  const label = spec.labels[field];
+export function parseNumber(field, raw, decimalComma = false) {
   const text = raw.trim();
-  if (!text) throw new FieldError(field, `${label} is empty: enter a number`, "empty");
+  if (!text) throw new FieldError(field, "empty");
   const compact = decimalComma ? text.replace(GROUPS_ONLY, "").replaceAll(",", ".") : text.replace(SEPARATORS, "");
   if (!NUMBER.test(compact)) {
-    throw new FieldError(field, `${label} (${shown(raw)}) is not a number: enter digits, e.g. 512`, "not_a_number", { value: shown(raw) });
+    throw new FieldError(field, "not_a_number", { value: shown(raw) });
   }
   return Number(compact);
 }
 
-function readCount(spec, field, raw, minimum, maximum, unit, decimalComma) {
-  const label = spec.labels[field];
-  const value = parseNumber(spec, field, raw, decimalComma);
+function readCount(field, raw, minimum, maximum, unit, decimalComma) {
+  const value = parseNumber(field, raw, decimalComma);
   const text = shown(raw);
   if (value < minimum) {
-    throw new FieldError(field, `${label} (${text}) must be at least ${grouped(minimum)}: enter a larger number`, "too_small", { value: text, minimum });
+    throw new FieldError(field, "too_small", { value: text, minimum });
   }
   if (value > maximum) {
-    throw new FieldError(field, `${label} (${text}) is too large: enter at most ${grouped(maximum)}`, "too_large", { value: text, maximum });
+    throw new FieldError(field, "too_large", { value: text, maximum });
   }
   if (!Number.isInteger(value)) {
-    throw new FieldError(field, `${label} (${text}) must be a whole number of ${unit}: round it`, "not_whole", { value: text, unit });
+    throw new FieldError(field, "not_whole", { value: text, unit });
   }
   return value;
 }
 
-function readReal(spec, field, raw, minimum, maximum, inclusive, decimalComma) {
-  const label = spec.labels[field];
-  const value = parseNumber(spec, field, raw, decimalComma);
+function readReal(field, raw, minimum, maximum, inclusive, decimalComma) {
+  const value = parseNumber(field, raw, decimalComma);
   const text = shown(raw);
   if (value < minimum || (value === minimum && !inclusive)) {
-    const relation = inclusive ? "at least" : "greater than";
-    throw new FieldError(field, `${label} (${text}) must be ${relation} ${minimum}: enter a larger number`, inclusive ? "too_small" : "not_greater",
-      { value: text, minimum });
+    throw new FieldError(field, inclusive ? "too_small" : "not_greater", { value: text, minimum });
   }
   if (value > maximum) {
-    throw new FieldError(field, `${label} (${text}) is too large: enter at most ${grouped(maximum)}`, "too_large", { value: text, maximum });
+    throw new FieldError(field, "too_large", { value: text, maximum });
   }
   return value;
 }
@@ -98,7 +92,7 @@ export function chunkCount(doc, size, overlap) {
 /**
  * The calculator form (strings as typed) to a plan, as ragchunk.fields.read_calc_form;
  * `form.decimal_comma` as its `decimal_comma`. Returns {ok: true, result} with the keys
- * of Plan.to_json(), or {ok: false, errors: [{field, message, code, params}]}.
+ * of Plan.to_json(), or {ok: false, errors: [{field, code, params}]}.
  */
 export function readCalcForm(spec, form) {
   const limits = spec.limits;
@@ -109,41 +103,34 @@ export function readCalcForm(spec, form) {
       return read();
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
-      errors.push({ field: error.field, message: error.message, code: error.code, params: error.params });
+      errors.push({ field: error.field, code: error.code, params: error.params });
       return null;
     }
   };
   let doc = null;
   if ((form.unit ?? "tokens") === "chars") {
-    const chars = attempt(() => readCount(spec, "doc_chars", form.doc ?? "", 1, limits.doc_chars, "characters", comma));
-    const ratio = attempt(() => readReal(spec, "chars_per_token", form.chars_per_token ?? "", 0, limits.chars_per_token, false, comma));
+    const chars = attempt(() => readCount("doc_chars", form.doc ?? "", 1, limits.doc_chars, "characters", comma));
+    const ratio = attempt(() => readReal("chars_per_token", form.chars_per_token ?? "", 0, limits.chars_per_token, false, comma));
     if (chars !== null && ratio !== null) {
       const tokens = tokensFromChars(chars, ratio);
       doc = attempt(() => {
         if (tokens > BigInt(limits.doc_tokens)) {
-          throw new FieldError("doc_chars",
-            `document length (${shown(form.doc)}) is too large: it makes more than ${grouped(limits.doc_tokens)} tokens; enter fewer characters`,
-            "too_many_tokens", { value: shown(form.doc), maximum: limits.doc_tokens });
+          throw new FieldError("doc_chars", "too_many_tokens", { value: shown(form.doc), maximum: limits.doc_tokens });
         }
         return Number(tokens);
       });
     }
   } else {
-    doc = attempt(() => readCount(spec, "doc_tokens", form.doc ?? "", 1, limits.doc_tokens, "tokens", comma));
+    doc = attempt(() => readCount("doc_tokens", form.doc ?? "", 1, limits.doc_tokens, "tokens", comma));
   }
-  const size = attempt(() => readCount(spec, "chunk_size", form.chunk_size ?? "", 1, limits.chunk_size, "tokens", comma));
-  const overlap = attempt(() => readCount(spec, "overlap", form.overlap ?? "", 0, limits.chunk_size - 1, "tokens", comma));
+  const size = attempt(() => readCount("chunk_size", form.chunk_size ?? "", 1, limits.chunk_size, "tokens", comma));
+  const overlap = attempt(() => readCount("overlap", form.overlap ?? "", 0, limits.chunk_size - 1, "tokens", comma));
   const priceRaw = form.price ?? "";
   const price = priceRaw.trim()
-    ? attempt(() => readReal(spec, "price_per_million", priceRaw, 0, limits.price_per_million, true, comma))
+    ? attempt(() => readReal("price_per_million", priceRaw, 0, limits.price_per_million, true, comma))
     : null;
   if (size !== null && overlap !== null && overlap >= size) {
-    errors.push({
-      field: "overlap",
-      message: `overlap (${grouped(overlap)}) must be smaller than chunk size (${grouped(size)}): lower the overlap`,
-      code: "overlap_not_smaller",
-      params: { overlap, chunk_size: size },
-    });
+    errors.push({ field: "overlap", code: "overlap_not_smaller", params: { overlap, chunk_size: size } });
   }
   if (errors.length) return { ok: false, errors };
   const chunks = chunkCount(doc, size, overlap);
@@ -153,12 +140,7 @@ export function readCalcForm(spec, form) {
   if (total > BigInt(limits.total_tokens)) {
     return {
       ok: false,
-      errors: [{
-        field: "overlap",
-        message: `overlap (${grouped(overlap)}) repeats too many tokens: the total would exceed ${grouped(limits.total_tokens)}; lower the overlap or the document length`,
-        code: "total_too_large",
-        params: { overlap, maximum: limits.total_tokens },
-      }],
+      errors: [{ field: "overlap", code: "total_too_large", params: { overlap, maximum: limits.total_tokens } }],
     };
   }
   const totalTokens = Number(total);

@@ -1,0 +1,67 @@
+// The document panel's input: the text box (#text), a file (#file) and drops on #drop.
+import { SPEC } from "../spec.js";
+import { msg } from "../i18n/i18n.js";
+import { $, debounce } from "./dom.js";
+import { pageError } from "./errors.js";
+
+// Chromium lays out a textarea holding megabytes for seconds on the main thread; a paste
+// larger than this is kept out of the box and processed directly.
+export const LARGE_PASTE_CHARS = 200_000;
+export const TEXT_DEBOUNCE_MS = 300;
+
+/**
+ * Typing waits for a pause, a paste counts at once, a large paste bypasses the box. Calls
+ * `onDocument(document, name)` with a string or a file's bytes (Uint8Array) and the file's
+ * name ("" for typed text, a message of the catalog for a large paste), `onEmpty(hadText)`
+ * for a blank box, or `onTooLarge(error)` for a file or paste over the page's limit.
+ * `onDocument` resolves true when the core took the document.
+ */
+export function bindDocumentInput({ onDocument, onEmpty, onTooLarge }) {
+  const area = $("text");
+  const typed = debounce(() => {
+    if (!area.value.trim()) onEmpty(Boolean(area.value));
+    else onDocument(area.value, "");
+  }, TEXT_DEBOUNCE_MS);
+  area.addEventListener("input", (event) => (event.inputType?.startsWith("insertFrom") ? typed.now() : typed()));
+  const limit = SPEC.limits.document_bytes;
+  area.addEventListener("paste", (event) => {
+    const text = event.clipboardData?.getData("text/plain") ?? "";
+    if (text.length < LARGE_PASTE_CHARS) return;
+    event.preventDefault();
+    typed.cancel();
+    // The core's check_page_size (api.py), before the text is sent: UTF-16 units are never more than UTF-8 bytes.
+    if (text.length > limit) {
+      onTooLarge(pageError("text", "paste_too_large", { size: text.length, limit }));
+      return;
+    }
+    area.value = "";
+    onDocument(text, msg("text.pasted", { chars: text.length }));
+  });
+  // A file over the limit is refused before it is read; the box keeps its text until the
+  // core has accepted the file (`onDocument` resolves true), so a refused file changes nothing.
+  const readFile = async (file) => {
+    if (file.size > limit) {
+      onTooLarge(pageError("file", "file_too_large_for_page", { name: file.name, size: file.size, limit }));
+      return;
+    }
+    typed.cancel();
+    if (await onDocument(new Uint8Array(await file.arrayBuffer()), file.name)) area.value = "";
+  };
+  $("file").addEventListener("change", () => {
+    const file = $("file").files[0];
+    if (file) readFile(file);
+    $("file").value = "";
+  });
+  const drop = $("drop");
+  drop.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    drop.classList.add("dragging");
+  });
+  drop.addEventListener("dragleave", () => drop.classList.remove("dragging"));
+  drop.addEventListener("drop", (event) => {
+    event.preventDefault();
+    drop.classList.remove("dragging");
+    const file = event.dataTransfer?.files?.[0];
+    if (file) readFile(file);
+  });
+}

@@ -1,0 +1,47 @@
+// Settings in the URL, so a link reproduces the view (never the text).
+import { $ } from "./dom.js";
+
+/**
+ * `fields` maps a query parameter to its control (input, select, or a NodeList of radios).
+ * Values in the URL are applied on load; a value equal to the control's default is left
+ * out. The language switcher (select#lang, `lang`) is always one of them.
+ */
+export function bindUrlState(fields) {
+  const languages = $("lang");
+  if (languages) fields = { ...fields, lang: languages };
+  const params = new URLSearchParams(location.search);
+  const read = (control) => (control instanceof NodeList ? [...control].find((r) => r.checked)?.value ?? "" : control.value);
+  const initial = (control) => {
+    if (control instanceof NodeList) return [...control].find((r) => r.defaultChecked)?.value ?? "";
+    if (control instanceof HTMLSelectElement) return [...control.options].find((o) => o.defaultSelected)?.value ?? control.options[0]?.value;
+    return control.defaultValue;
+  };
+  for (const [name, control] of Object.entries(fields)) {
+    if (!params.has(name)) continue;
+    const value = params.get(name);
+    if (control instanceof NodeList) {
+      for (const radio of control) radio.checked = radio.value === value;
+    } else if (control instanceof HTMLSelectElement) {
+      if (control === languages) continue; // i18n.js chose the language (and ignores an unknown one)
+      if ([...control.options].some((o) => o.value === value)) control.value = value;
+    } else {
+      control.value = value;
+    }
+  }
+  const save = () => {
+    const next = new URLSearchParams(location.search);
+    for (const [name, control] of Object.entries(fields)) {
+      const value = read(control);
+      if (value === initial(control)) next.delete(name);
+      else next.set(name, value);
+    }
+    const query = next.toString();
+    history.replaceState(null, "", query ? `?${query}` : location.pathname);
+  };
+  for (const control of Object.values(fields)) {
+    for (const element of control instanceof NodeList ? control : [control]) {
+      element.addEventListener("input", save);
+      element.addEventListener("change", save);
+    }
+  }
+}
