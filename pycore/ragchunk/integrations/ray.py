@@ -48,6 +48,8 @@ def split_dataset(ds: Any, *, text_column: str = "text", source_column: str | No
 
     ``batch_size`` documents go to each call of the batch function; ``ray_options`` go to
     ``Dataset.map_batches`` as they are (``concurrency``, ``num_cpus``, ``memory`` ...).
+    Ray runs one task per block, and a read of a few small files can make one block of
+    them all: ``ds.repartition(n)`` first when the Dataset has fewer blocks than CPUs.
     Lazy, like every Ray transform: nothing runs until the Dataset is consumed.
 
     Raises :class:`ragchunk.errors.RagchunkError` for bad settings, a column the Dataset
