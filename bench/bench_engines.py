@@ -36,13 +36,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "pycore"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import corpus  # noqa: E402
-import pyarrow as pa  # noqa: E402
-import pyarrow.parquet as pq  # noqa: E402
-
-from ragchunk.corpus import split_corpus  # noqa: E402
-from ragchunk.integrations.arrow import ParquetWriter  # noqa: E402
-from ragchunk.options import SplitOptions  # noqa: E402
+import corpus
+import pyarrow as pa
+import pyarrow.parquet as pq
+from ragchunk.corpus import split_corpus
+from ragchunk.integrations.arrow import ParquetWriter
+from ragchunk.options import SplitOptions
 
 MB = 1_000_000
 SETTINGS = {"size": 512, "overlap": 64}
@@ -90,7 +89,6 @@ def run_local(table: Path, out: Path, jobs: int) -> None:
 
 def run_ray(table: Path, out: Path, jobs: int) -> None:
     import ray.data
-
     from ragchunk.integrations.ray import split_dataset
 
     # One block per file: Ray runs one task per block, and read_parquet would make these few
@@ -142,6 +140,7 @@ def main() -> None:
         if "ray" in paths:
             import ray
 
+            os.environ["RAY_USAGE_STATS_ENABLED"] = "0"  # no reports over the network
             started = time.perf_counter()
             ray.init(num_cpus=args.jobs, include_dashboard=False, log_to_driver=False,
                      runtime_env={"env_vars": {"PYTHONPATH": str(ROOT / "pycore")}})

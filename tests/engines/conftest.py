@@ -7,7 +7,6 @@ this interpreter, as an installed ``ragchunk[ray]`` / ``ragchunk[spark]`` would 
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -20,11 +19,14 @@ def ray_session():
     import ray
     import ray.data
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=400 * 1024 * 1024,
-             runtime_env={"env_vars": {"PYTHONPATH": str(PYCORE)}})
-    ray.data.DataContext.get_current().enable_progress_bars = False
-    yield ray
-    ray.shutdown()
+    with pytest.MonkeyPatch.context() as patch:
+        # Ray reports usage statistics over the network by default; these tests stay on this machine.
+        patch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=400 * 1024 * 1024,
+                 runtime_env={"env_vars": {"PYTHONPATH": str(PYCORE)}})
+        ray.data.DataContext.get_current().enable_progress_bars = False
+        yield ray
+        ray.shutdown()
 
 
 @pytest.fixture(scope="session")
@@ -44,19 +46,15 @@ def ray_parquet_folder(ray_session, tmp_path_factory) -> Path:
 def spark():
     from pyspark.sql import SparkSession
 
-    saved = os.environ.get("PYSPARK_PYTHON")
-    # Spark starts Python workers with PYSPARK_PYTHON (default: python3 on the PATH).
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    session = (SparkSession.builder.master("local[2]").appName("ragchunk-tests")
-               .config("spark.executorEnv.PYTHONPATH", str(PYCORE))
-               .config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.shuffle.partitions", "2")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
-    if saved is None:
-        os.environ.pop("PYSPARK_PYTHON", None)
-    else:
-        os.environ["PYSPARK_PYTHON"] = saved
+    with pytest.MonkeyPatch.context() as patch:
+        # Spark starts Python workers with PYSPARK_PYTHON (default: python3 on the PATH).
+        patch.setenv("PYSPARK_PYTHON", sys.executable)
+        session = (SparkSession.builder.master("local[2]").appName("ragchunk-tests")
+                   .config("spark.executorEnv.PYTHONPATH", str(PYCORE))
+                   .config("spark.ui.enabled", "false")
+                   .config("spark.ui.showConsoleProgress", "false")
+                   .config("spark.sql.shuffle.partitions", "2")
+                   .getOrCreate())
+        session.sparkContext.setLogLevel("ERROR")
+        yield session
+        session.stop()
