@@ -135,9 +135,10 @@ def split_batch(batch: Any, *, text_column: str = "text", source_column: str | N
     a pandas ``DataFrame`` or a dict of columns; ``text_column`` holds each document (text
     or bytes) and ``source_column`` its name (``None``: no column, every source ``""``).
     The settings are ``options`` or the keywords of :func:`ragchunk.split` (``by``,
-    ``size``, ``overlap``, ``tokenizer``, ``model``, ``prefix``, ``context``). Rows come document by document in
-    the batch's order, each document's chunks in order. Raises :class:`RagchunkError` for
-    a missing column, bad settings, or (``on_error="raise"``) a document that fails.
+    ``size``, ``overlap``, ``tokenizer``, ``model``, ``prefix``, ``context``). Rows come
+    document by document in the batch's order, each document's chunks in order. Raises
+    :class:`RagchunkError` for a missing column, bad settings, or (``on_error="raise"``) a
+    document that fails; ``on_error`` is as for :func:`document_records`.
 
     >>> import pyarrow as pa
     >>> docs = pa.table({"source": ["a.md", "b.md"], "text": ["# A\\n\\nOne. Two.", None]})
