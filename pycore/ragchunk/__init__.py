@@ -11,6 +11,9 @@ __version__ = "0.1.0"
 
 from .errors import NotTextError, RagchunkError, UnknownEncodingError
 from .calculator import Plan, chunk_count, plan, tokens_from_chars
+from .corpus import DocumentResult, split_corpus, split_document
+from .models import MODELS, Model, get_model
+from .options import SplitOptions
 from .records import chunk_record, to_jsonl
 from .settings import DEFAULT_ENCODING, ENCODINGS
 from .splitter import BY_CHOICES, Chunk, Split, split
@@ -24,6 +27,10 @@ __all__ = [
     "BY_CHOICES",
     "CharEstimate",
     "Chunk",
+    "DocumentResult",
+    "MODELS",
+    "Model",
+    "SplitOptions",
     "DEFAULT_ENCODING",
     "ENCODINGS",
     "NotTextError",
@@ -40,11 +47,14 @@ __all__ = [
     "compute_stats",
     "decode_document",
     "format_stats",
+    "get_model",
     "get_tokenizer",
     "plan",
     "sentence_spans",
     "sentences",
     "split",
+    "split_corpus",
+    "split_document",
     "to_jsonl",
     "tokens_from_chars",
     "windows",

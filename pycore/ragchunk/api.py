@@ -23,7 +23,9 @@ Kinds:
                  :func:`ragchunk.options.read_split_form`, its statistics and the first
                  ``page_size`` chunks as columns (:func:`ragchunk.records.page_columns`).
   ``chunks``     ``doc``, ``first``, ``count``: more chunks of its last split, as columns.
-  ``export``     ``doc``: the JSONL of its last split, byte for byte what ``ragchunk split`` writes.
+  ``export``     ``doc`` or ``docs``: the JSONL of their last splits, byte for byte what
+                 ``ragchunk split`` writes (``format: "langchain"``: LangChain documents).
+  ``corpus``     ``docs``: the statistics of their last splits taken together.
   ``drop``       ``doc``: forget a document.
 
 Long work is done in steps: :meth:`Workspace.run` is a generator that yields
@@ -47,7 +49,8 @@ from .options import SplitOptions, read_split_form
 from .readers import Extracted
 from .readers.formats import read_document
 from .readers.text import of_text
-from .records import Document, page_columns, to_jsonl
+from .records import Document, langchain_json, page_columns, records, to_jsonl
+from .stats import compute_stats
 from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_PAGE_DOCUMENT_BYTES, form_spec
 from .sizing import TokenSizer
 from .splitter import Prepared, Split, pack_steps, prepare_text
@@ -180,7 +183,7 @@ class Workspace:
         name = str(payload.get("name") or "")
         if document is None:
             raise text_empty()
-        doc = _read_document(document, name)
+        doc = _read_document(document, name, str(payload.get("source") or name))
         doc_id = f"d{self._next_id}"
         self._next_id += 1
         self._docs[doc_id] = doc
@@ -226,16 +229,26 @@ class Workspace:
         doc.last = None  # a split that does not finish leaves no stale result behind
         result = yield from pack_steps(prepared, options)
         doc.last = result
-        page = _page_size(payload.get("page_size", DEFAULT_PAGE_SIZE))
+        if payload.get("keep_prepared") is False:
+            # One document of many: its chunks stay, its encoding goes (memory stays bounded).
+            doc.encoded.clear()
+            doc.prepared.clear()
+            doc.structure = None
+        page = _page_size(payload.get("page_size", DEFAULT_PAGE_SIZE), allow_zero=True)
+        largest = max((c.tokens for c in result.chunks), default=0)
         return {
             "doc": payload["doc"],
             "tokenizer": result.tokenizer,
+            "model": result.model,
+            "context": options.context,
             "by": result.by,
             "size": result.size,
             "overlap": result.overlap,
             **doc.about(),
             "stats": result.stats.to_json(),
             "count": len(result.chunks),
+            "tokens": result.document_tokens,
+            "largest": largest,
             "page": page_columns(result, doc.text, 0, page),
         }
 
@@ -248,10 +261,28 @@ class Workspace:
         yield
 
     def _export(self, payload: dict, document: object) -> Steps:
-        doc = self._doc(payload)
-        if doc.last is None:
+        """The records of one document (``doc``) or of many (``docs``, in that order), as
+        JSONL (``format`` "jsonl", what ``ragchunk split`` writes) or LangChain documents
+        (``format`` "langchain": a JSON list of ``{page_content, metadata}``)."""
+        docs = [self._doc({"doc": doc_id}) for doc_id in payload.get("docs", [payload.get("doc")])]
+        if not docs or any(doc.last is None for doc in docs):
             raise _nothing_split()
-        return {"jsonl": to_jsonl(doc.last, doc.record)}
+        rows = (record for doc in docs for record in records(doc.last, doc.record))
+        if payload.get("format") == "langchain":
+            return {"json": langchain_json(rows)}
+        return {"jsonl": to_jsonl(rows)}
+        yield
+
+    def _corpus(self, payload: dict, document: object) -> Steps:
+        """The statistics of the last splits of ``docs`` taken together (sizes, histogram, overlap)."""
+        docs = [self._doc({"doc": doc_id}) for doc_id in payload.get("docs", [])]
+        splits = [doc.last for doc in docs if doc.last is not None]
+        size = max((split.size for split in splits), default=1)
+        tokens = [c.tokens for split in splits for c in split.chunks]
+        overlaps = [c.overlap_tokens for split in splits for c in split.chunks]
+        return {"documents": len(splits), "tokens": sum(split.document_tokens for split in splits),
+                "chars": sum(len(doc.text) for doc in docs if doc.last is not None),
+                "stats": compute_stats(tokens, overlaps, size).to_json()}
         yield
 
     def _drop(self, payload: dict, document: object) -> Steps:
@@ -267,6 +298,7 @@ class Workspace:
         "split": _split,
         "chunks": _chunks,
         "export": _export,
+        "corpus": _corpus,
         "drop": _drop,
     }
 
@@ -299,19 +331,19 @@ class Workspace:
         return doc.prepared[sizing.name]
 
 
-def _page_size(value: object) -> int:
+def _page_size(value: object, allow_zero: bool = False) -> int:
     try:
         number = int(value)
     except (TypeError, ValueError):
         number = DEFAULT_PAGE_SIZE
-    return max(1, min(MAX_PAGE_SIZE, number))
+    return max(0 if allow_zero else 1, min(MAX_PAGE_SIZE, number))
 
 
 def _nothing_split() -> RagchunkError:
     return RagchunkError("text", "nothing is split yet: paste some text or drop a file first", "nothing_split")
 
 
-def _read_document(document: str | bytes, name: str) -> _Document:
+def _read_document(document: str | bytes, name: str, source: str = "") -> _Document:
     """A new document from a pasted text or a file's bytes (read by its format's reader);
     everything is checked before it joins the workspace."""
     check_page_size(document, name)
@@ -324,8 +356,8 @@ def _read_document(document: str | bytes, name: str) -> _Document:
     else:
         extracted = of_text(document)
     text = check_text(extracted.text)
-    return _Document(name, Document(name, text, extracted.title, extracted.kind, extracted.pages, extracted.anchors,
-                                    extracted.notes))
+    return _Document(name, Document(source or name, text, extracted.title, extracted.kind, extracted.pages,
+                                    extracted.anchors, extracted.notes))
 
 
 def check_page_size(document: str | bytes, name: str) -> None:

@@ -21,7 +21,8 @@ from typing import Any
 from .readers import Extracted
 from .splitter import Chunk, Split
 
-__all__ = ["FIELDS", "SCHEMA_VERSION", "Document", "Field", "chunk_record", "page_columns", "records", "to_jsonl"]
+__all__ = ["FIELDS", "SCHEMA_VERSION", "Document", "Field", "chunk_record", "langchain_json", "page_columns", "records",
+           "to_jsonl"]
 
 SCHEMA_VERSION = 1
 
@@ -206,3 +207,23 @@ def page_columns(result: Split, text: str, first: int = 0, stop: int | None = No
 
 def _utf16_length(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def langchain_json(rows: Iterable[dict[str, Any]]) -> str:
+    """Records as LangChain documents: a JSON list of ``{"page_content", "metadata"}``.
+
+    ``page_content`` is what to embed (``embed_text`` when the record has one, else ``text``);
+    ``metadata`` holds every other field, with ``start_index`` (LangChain's name for the
+    start offset) beside ``start``.
+
+    >>> print(langchain_json([{"id": 0, "text": "Hi.", "start": 0, "end": 3}]))
+    [{"page_content": "Hi.", "metadata": {"id": 0, "start": 0, "end": 3, "start_index": 0}}]
+    """
+    documents = []
+    for row in rows:
+        metadata = {key: value for key, value in row.items() if key not in ("text", "embed_text")}
+        metadata["start_index"] = row.get("start")
+        if "embed_text" in row:
+            metadata["text"] = row["text"]
+        documents.append({"page_content": row.get("embed_text", row["text"]), "metadata": metadata})
+    return json.dumps(documents, ensure_ascii=False)

@@ -63,6 +63,7 @@ def test_the_network_really_is_blocked(installed, tmp_path):
 def test_tokens_preview_and_split_need_no_network(installed, tmp_path, encoding):
     sys.path.insert(0, str(ROOT / "pycore"))
     import ragchunk
+    import ragchunk.records
 
     document = tmp_path / "doc.md"
     document.write_text(DOCUMENT, encoding="utf-8")
@@ -77,7 +78,8 @@ def test_tokens_preview_and_split_need_no_network(installed, tmp_path, encoding)
     split = run(installed, "split", str(document), "--size", "16", "--overlap", "4", "--encoding", encoding,
                 cwd=tmp_path)
     assert split.returncode == 0, split.stderr
-    assert split.stdout == ragchunk.to_jsonl(ragchunk.split(DOCUMENT, size=16, overlap=4, tokenizer=encoding))
+    assert split.stdout == ragchunk.to_jsonl(ragchunk.split(DOCUMENT, size=16, overlap=4, tokenizer=encoding),
+                                             ragchunk.records.Document(str(document), DOCUMENT))
 
 
 def test_the_installed_package_reads_its_tables_from_itself(installed, tmp_path):

@@ -9,6 +9,7 @@ from pathlib import Path
 import build
 from pages import CalculatorPage, SplitterPage
 from ragchunk import get_tokenizer, split, to_jsonl
+from ragchunk.records import Document
 
 DOC = (Path(__file__).resolve().parents[2] / "tests" / "data" / "md" / "tiktoken-js-README.md").read_text(encoding="utf-8")
 
@@ -43,7 +44,7 @@ def test_both_tools_work_offline_after_one_visit(browser, dist, watch):
         with page.expect_download() as info:
             page.click("#download")
         saved = info.value.path()
-        assert saved is not None and Path(saved).read_text(encoding="utf-8") == to_jsonl(expected)
+        assert saved is not None and Path(saved).read_text(encoding="utf-8") == to_jsonl(expected, Document("README.md", DOC))
     finally:
         context.close()
     watch.check()

@@ -10,7 +10,7 @@ import pytest
 
 from pages import SplitterPage
 from ragchunk import CharEstimate, split
-from ragchunk.records import to_jsonl
+from ragchunk.records import Document, to_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "tests" / "data" / "md"
@@ -18,9 +18,11 @@ WS = (DOCS / "ws-README.md").read_text(encoding="utf-8")
 
 
 def cli_split(path: Path, *flags: str) -> str:
+    """``ragchunk split NAME`` run where the file is, as a person would (records name it as given)."""
     result = subprocess.run(
-        [sys.executable, "-m", "ragchunk", "split", str(path), *flags],
-        capture_output=True, text=True, check=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT / "pycore"), "PATH": "/usr/bin:/bin"},
+        [sys.executable, "-m", "ragchunk", "split", path.name, *flags],
+        capture_output=True, text=True, check=True, cwd=path.parent,
+        env={"PYTHONPATH": str(ROOT / "pycore"), "PATH": "/usr/bin:/bin"},
     )
     return result.stdout
 
@@ -102,7 +104,7 @@ def test_download_equals_the_cli_output(page, tmp_path):
     expected = cli_split(path, "--by", "paragraphs", "--size", "512", "--overlap", "64")
     assert saved.read_text(encoding="utf-8") == expected
     text = path.read_text(encoding="utf-8")
-    assert expected == to_jsonl(split(text, by="paragraphs", size=512, overlap=64))
+    assert expected == to_jsonl(split(text, by="paragraphs", size=512, overlap=64), Document(path.name, text))
 
 
 @pytest.mark.parametrize(

@@ -526,3 +526,48 @@ def test_split_reports_progress_by_stage():
 
 def test_spec_names_the_protocol():
     assert result_of(ask(Workspace(), "spec"))["protocol"] == PROTOCOL_VERSION == 2
+
+
+# --- many documents ---------------------------------------------------------------------
+
+DOCS = sorted((Path(__file__).resolve().parents[1] / "data" / "md").glob("*.md"))
+
+
+def test_a_corpus_splits_document_by_document_and_exports_like_the_cli(tmp_path):
+    from ragchunk import split_corpus
+    from ragchunk.options import SplitOptions
+
+    workspace = Workspace()
+    ids = []
+    for doc in DOCS:
+        loaded = result_of(ask(workspace, "load", {"name": doc.name, "source": f"docs/{doc.name}"}, doc.read_bytes()))
+        ids.append(loaded["doc"])
+        split = result_of(ask(workspace, "split", {"doc": loaded["doc"], "by": "headings", "chunk_size": "128",
+                                                   "overlap": "16", "page_size": 0, "keep_prepared": False}))
+        assert split["page"]["count"] == 0 and split["count"] > 0
+        assert split["tokens"] == get_tokenizer().count(doc.read_text(encoding="utf-8"))
+    exported = result_of(ask(workspace, "export", {"docs": ids}))["jsonl"]
+    cli = "".join(r.jsonl for r in split_corpus([(f"docs/{d.name}", d.read_bytes()) for d in DOCS],
+                                                 SplitOptions(size=128, overlap=16)))
+    assert exported == cli
+    corpus = result_of(ask(workspace, "corpus", {"docs": ids}))
+    rows = [json.loads(line) for line in cli.splitlines()]
+    assert corpus["documents"] == len(DOCS) and corpus["stats"]["chunks"] == len(rows)
+    assert corpus["stats"]["total_tokens"] == sum(r["tokens"] for r in rows)
+    assert corpus["stats"]["max_tokens"] == max(r["tokens"] for r in rows)
+    # The chunks stay for paging even though the encodings were dropped.
+    page = result_of(ask(workspace, "chunks", {"doc": ids[0], "first": 0, "count": 3}))
+    assert page["count"] == 3 and page["start"] == [r["start"] for r in rows if r["source"] == f"docs/{DOCS[0].name}"][:3]
+
+
+def test_langchain_documents_carry_the_records_as_metadata():
+    workspace = Workspace()
+    doc = load(workspace, DOCS[0].read_bytes(), DOCS[0].name)
+    result_of(ask(workspace, "split", {"doc": doc, "chunk_size": "64", "overlap": "8", "context": "headings"}))
+    documents = json.loads(result_of(ask(workspace, "export", {"doc": doc, "format": "langchain"}))["json"])
+    rows = [json.loads(line) for line in result_of(ask(workspace, "export", {"doc": doc}))["jsonl"].splitlines()]
+    assert len(documents) == len(rows)
+    for document, row in zip(documents, rows, strict=True):
+        assert document["page_content"] == row["embed_text"]
+        assert document["metadata"]["start_index"] == row["start"] and document["metadata"]["text"] == row["text"]
+        assert document["metadata"]["heading_path"] == row["heading_path"]

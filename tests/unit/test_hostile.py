@@ -491,7 +491,8 @@ def _ask(workspace: Workspace, kind: str, payload: dict, document=None) -> dict:
 @pytest.mark.parametrize(
     ("document", "code", "field"),
     [
-        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "not_text", "file"),
+        (b"\x89PNG\r\n\x1a\n" + bytes(4), "not_text", "file"),
+        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "pdf_corrupt", "file"),
         (b"", "file_empty", "text"),
         (b"x" * 17, "file_too_large_for_page", "file"),
         ("y" * 17, "paste_too_large", "text"),
@@ -598,13 +599,14 @@ def test_running_out_of_memory_is_said_plainly(monkeypatch):
 def test_a_block_that_fits_is_never_cut(text, by, size, overlap):
     """Issue 3: paragraphs, code blocks, tables and lists stay whole when they fit the target.
 
-    Except right after a heading: a heading travels with what follows it, so when the two
-    do not fit together the block is cut to keep the heading with its first sentences.
+    Except right after a heading (or a rule): a heading travels with what follows it, so
+    when the two do not fit together the block is cut to keep the heading with its first
+    sentences. Front matter is metadata, in no chunk at all.
     """
     overlap = min(overlap, size - 1)
     chunks = split(text, by=by, size=size, overlap=overlap).chunks
     count = get_tokenizer().count
-    blocks = parse_blocks(text)
+    blocks = [b for b in parse_blocks(text) if b.kind != "front_matter"]
     for previous, block in zip([None, *blocks], blocks):
-        if (previous is None or previous.kind != "heading") and count(text[block.start : block.end]) <= size:
+        if (previous is None or previous.kind not in ("heading", "rule")) and count(text[block.start : block.end]) <= size:
             assert any(c.content_start <= block.start and block.end <= c.end for c in chunks), (block, size)

@@ -1,5 +1,11 @@
 // The page's end of the worker protocol (the other end is worker.js): typed requests that
-// resolve with the worker's reply, boot progress as events, and cancel by restarting.
+// resolve with the worker's reply, progress as events, and cancel: the worker stops the
+// request at its next step, and only a step that does not end within CANCEL_GRACE_MS (one
+// very long piece of Python) makes the page restart the worker (its documents are then gone:
+// a "restarting" event says so).
+
+// How long a cancel may wait for the worker to reach the end of a step.
+export const CANCEL_GRACE_MS = 1500;
 
 export class Cancelled extends Error {
   constructor() {
@@ -16,6 +22,7 @@ export class Core extends EventTarget {
     this.nextId = 1;
     this.pending = new Map();
     this.isReady = false;
+    this.graceTimer = 0;
     this.start();
   }
 
@@ -42,7 +49,9 @@ export class Core extends EventTarget {
     const waiting = this.pending.get(message.id);
     if (!waiting) return;
     this.pending.delete(message.id);
-    waiting.resolve(message);
+    if (message.cancelled) waiting.reject(new Cancelled());
+    else waiting.resolve(message);
+    if (!this.pending.size) clearTimeout(this.graceTimer);
   }
 
   emit(type, detail) {
@@ -66,8 +75,21 @@ export class Core extends EventTarget {
     return this.pending.size > 0;
   }
 
-  /** Stop whatever the worker is doing: every pending request rejects with Cancelled. */
+  /**
+   * Stop every pending request: each rejects with Cancelled once the worker has stopped it
+   * between two steps (its documents stay loaded); a worker still busy after
+   * CANCEL_GRACE_MS is restarted instead.
+   */
   cancel() {
+    if (!this.pending.size) return;
+    for (const id of this.pending.keys()) this.worker.postMessage({ type: "cancel", id });
+    clearTimeout(this.graceTimer);
+    this.graceTimer = setTimeout(() => this.restart(), CANCEL_GRACE_MS);
+  }
+
+  /** Terminate the worker and start a new one: every pending request rejects with Cancelled. */
+  restart() {
+    clearTimeout(this.graceTimer);
     this.worker.terminate();
     for (const { reject } of this.pending.values()) reject(new Cancelled());
     this.pending.clear();

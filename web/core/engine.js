@@ -12,9 +12,10 @@ export const BOOT_STAGES = 4;
 /**
  * The engine's files on the site, under `base`/assets/ (by default the site's root, above core/).
  * An asset loader offers:
- *   response(path)             Promise<Response> for "tiktoken/tiktoken_bg.wasm", "encoders/<name>.json"
+ *   response(path)             Promise<Response> for "tiktoken/tiktoken_bg.wasm", "encoders/<name>.json",
+ *                              "tables/<file>"
  *   loadPyodide(options)       Promise<PyodideAPI>, `options` added to loadPyodide's own
- *   installWheel(pyodide)      Promise<void>, the ragchunk wheel installed
+ *   installWheel(pyodide, path) Promise<void>, a wheel of the site installed (default: the ragchunk wheel)
  */
 export function siteAssets(base = new URL("../", import.meta.url)) {
   const assets = new URL("assets/", base);
@@ -28,13 +29,13 @@ export function siteAssets(base = new URL("../", import.meta.url)) {
       const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", assets).href);
       return loadPyodide({ indexURL: new URL("pyodide/", assets).href, ...options });
     },
-    async installWheel(pyodide) {
+    async installWheel(pyodide, path = SPEC.wheel) {
       const loadErrors = [];
-      await pyodide.loadPackage(new URL(SPEC.wheel, base).href, {
+      await pyodide.loadPackage(new URL(path, base).href, {
         messageCallback: () => {},
         errorCallback: (message) => loadErrors.push(message),
       });
-      if (loadErrors.length) throw new Error(`installing the wheel failed: ${loadErrors.join("; ")}`);
+      if (loadErrors.length) throw new Error(`installing ${path.split("/").pop()} failed: ${loadErrors.join("; ")}`);
     },
   };
 }
@@ -89,30 +90,33 @@ function failFast(loading) {
 
 /**
  * Boot Pyodide, install the wheel and load the default encoding, with files from `assets`
- * (see siteAssets). `progress(stage, done, total)` reports each stage. Resolves with
- * {pyodide, session, glue, handle, ensureEncoder(name), hasEncoder(name)}.
+ * (see siteAssets). `progress(stage, done, total, params)` reports each stage by its code
+ * ("runtime", "wheel", "encoding" {name}). Resolves with the engine:
+ * {pyodide, glue, workspace, start(type, payload, document) -> a Python generator of steps,
+ *  ensureTokenizer(name, progress), ensureReader(kind, progress)}.
  */
 export async function bootEngine(progress = () => {}, assets = site()) {
   const defaultEncoding = SPEC.defaults.encoding;
   const encoders = new Map();
+  const loaded = new Map(); // open tokenizers' tables and extra readers, by name: Promise<void>
   const buildEncoder = (name) =>
-    Promise.all([fetchEncoderTable(name, assets), initTiktoken(assets)]).then(([loaded]) => ({ loaded, encoder: makeEncoder(loaded) }));
-  progress("Loading the Python runtime", 0, BOOT_STAGES);
+    Promise.all([fetchEncoderTable(name, assets), initTiktoken(assets)]).then(([table]) => ({ table, encoder: makeEncoder(table) }));
+  progress("runtime", 0, BOOT_STAGES);
   // The default encoder is loaded and built while Python boots.
   const firstEncoder = buildEncoder(defaultEncoding);
   firstEncoder.catch(() => {});
   const pyodide = await failFast(assets.loadPyodide({ stdout: () => {}, stderr: () => {} }));
-  progress("Installing the ragchunk core", 1, BOOT_STAGES);
+  progress("wheel", 1, BOOT_STAGES);
   await assets.installWheel(pyodide);
   const glue = pyodide.pyimport("ragchunk.browser");
-  const session = pyodide.pyimport("ragchunk.api").Session();
+  const workspace = pyodide.pyimport("ragchunk.api").Workspace();
 
   // Loads an encoding's table the first time it is asked for; later calls reuse it.
   function ensureEncoder(name, built = null) {
     if (!encoders.has(name)) {
       const loading = (async () => {
-        const { loaded, encoder } = await (built ?? buildEncoder(name));
-        glue.provide_encoder(name, encoder, loaded.bpe_ranks, (source) => encoder.encode_ordinary(source.text));
+        const { table, encoder } = await (built ?? buildEncoder(name));
+        glue.provide_encoder(name, encoder, table.bpe_ranks, (source) => encoder.encode_ordinary(source.text));
       })();
       loading.catch(() => encoders.delete(name));
       encoders.set(name, loading);
@@ -120,75 +124,107 @@ export async function bootEngine(progress = () => {}, assets = site()) {
     return encoders.get(name);
   }
 
-  progress(`Loading the ${defaultEncoding} tokenizer`, 2, BOOT_STAGES);
+  /** Once, the work `make(report)` does for `key`; a failure is forgotten, so a retry tries again. */
+  function once(key, make) {
+    if (!loaded.has(key)) {
+      const loading = make();
+      loading.catch(() => loaded.delete(key));
+      loaded.set(key, loading);
+    }
+    return loaded.get(key);
+  }
+
+  /**
+   * The tokenizer `name` ready in Python: a BPE encoding's WASM encoder, or an open
+   * model's tables fetched from the site (assets/tables/, hash-checked in Python), with
+   * "encoding" / "tables" progress. Unknown names are left for Python to refuse.
+   */
+  function ensureTokenizer(name, report = () => {}) {
+    if (SPEC.encodings[name]) {
+      if (!encoders.has(name)) report("encoding", 0, 1, { name });
+      return ensureEncoder(name);
+    }
+    const family = SPEC.tokenizers[name];
+    if (!family) return Promise.resolve();
+    return once(`tokenizer:${name}`, async () => {
+      const tables = family.tables;
+      for (let i = 0; i < tables.length; i++) {
+        report("tables", i, tables.length, { name });
+        const bytes = new Uint8Array(await (await assets.response(`tables/${tables[i].file}`)).arrayBuffer());
+        glue.provide_table(tables[i].name, bytes);
+      }
+      report("tables", tables.length, tables.length, { name });
+    });
+  }
+
+  /** A reader that needs a wheel of its own (PDF: pypdf), installed on first use. */
+  function ensureReader(kind, report = () => {}) {
+    const wheel = SPEC.reader_wheels?.[kind];
+    if (!wheel) return Promise.resolve();
+    return once(`reader:${kind}`, async () => {
+      report("reader", 0, 1, { name: kind });
+      await assets.installWheel(pyodide, wheel);
+    });
+  }
+
+  progress("encoding", 2, BOOT_STAGES, { name: defaultEncoding });
   await ensureEncoder(defaultEncoding, firstEncoder);
   // A pasted text goes to Python wrapped as {text}, so the encoder can read the JS string
   // itself (see ragchunk.browser.JsText); bytes and null pass as they are.
-  // `onProgress(done, total)` hears how far a split has come (code points of the text).
-  const handle = (type, payload, document, onProgress = undefined) =>
-    glue.handle(
-      session,
-      type,
-      JSON.stringify(payload),
-      typeof document === "string" ? { text: document } : document ?? undefined,
-      onProgress,
-    );
-  return { pyodide, session, glue, handle, ensureEncoder, hasEncoder: (name) => encoders.has(name) };
+  const start = (type, payload, document) =>
+    glue.start(workspace, type, JSON.stringify(payload), typeof document === "string" ? { text: document } : document ?? undefined);
+  return { pyodide, glue, workspace, start, ensureTokenizer, ensureReader };
+}
+
+/** The tokenizer a request counts with: its model's, its encoding, the default for analyze, or none (the estimate). */
+export function tokenizerOf(type, payload) {
+  if (payload.model) return SPEC.models.find((m) => m.id === payload.model || m.hub_id === payload.model)?.tokenizer;
+  if (type === "analyze") return payload.encoding ?? SPEC.defaults.encoding;
+  if (type === "split" && !("chars_per_token" in payload)) return payload.encoding ?? SPEC.defaults.encoding;
+  return undefined;
+}
+
+/** The reader a document's bytes need before Python can read them ("pdf" for a PDF), or null. */
+export function readerOf(document, name = "") {
+  if (!(document instanceof Uint8Array)) return null;
+  const pdf = document.length >= 5 && String.fromCharCode(...document.subarray(0, 5)) === "%PDF-";
+  return pdf || /\.pdf$/i.test(name) ? "pdf" : null;
 }
 
 /**
- * Answer one request of the protocol with a booted `engine`: loads the encoding it needs,
- * reports "Loading …" / "Tokenizing" / "Splitting" through `progress`, and resolves with
- * {ok: true, result} | {ok: false, errors} (Python's reply, without the id).
- * `beforeRun()` is awaited just before Python runs (the page uses it to let the status paint).
+ * Answer one request of the protocol with a booted `engine`: loads what it needs (an
+ * encoder, a model's tables, a reader's wheel), then runs the request step by step (Python
+ * yields between steps), reporting each step through `progress(stage, done, total, params)`.
+ * Between steps it awaits `control.pause()` (which lets the realm's other work run: a cancel
+ * message, a paint) and stops when `control.cancelled()` says so. Resolves with
+ * {ok: true, result} | {ok: false, errors} | {ok: false, internal} | {ok: false, cancelled: true}.
  */
-export async function answerRequest(engine, { type, payload = {}, document = null }, progress, beforeRun = async () => {}) {
-  // The estimate needs no table; an unknown name is left for Python to refuse.
-  const encoding = type === "analyze" ? (payload.encoding ?? SPEC.defaults.encoding) : payload.encoding;
-  if (encoding && SPEC.encodings[encoding]) {
-    if (!engine.hasEncoder(encoding)) progress(`Loading the ${encoding} tokenizer`, 0, 1);
-    await engine.ensureEncoder(encoding);
+export async function answerRequest(engine, { type, payload = {}, document = null }, progress,
+  control = { pause: async () => {}, cancelled: () => false }) {
+  const tokenizer = tokenizerOf(type, payload);
+  if (tokenizer) await engine.ensureTokenizer(tokenizer, progress);
+  const reader = type === "load" ? readerOf(document, payload.name) : null;
+  if (reader) await engine.ensureReader(reader, progress);
+  if (control.cancelled()) return { ok: false, cancelled: true };
+  if (type === "load") {
+    progress("reading", 0, 1);
+    await control.pause();
   }
-  if (document !== null || type === "split") {
-    progress(type === "split" ? "Splitting" : "Tokenizing", 0, 1);
-    await beforeRun();
-  }
-  const stage = type === "split" ? "Splitting" : "Tokenizing";
-  const onProgress = type === "split" || type === "analyze" ? (done, total) => progress(stage, done, total) : undefined;
-  const reply = JSON.parse(engine.handle(type, payload, document, onProgress));
-  return type === "split" && reply.ok ? { ...reply, result: packSplit(reply.result) } : reply;
-}
-
-const CHUNK_COLUMNS = ["id", "start", "end", "content_start", "tokens", "overlap_tokens", "text_offset", "overlap_length",
-  "text_length", "path"];
-
-/**
- * A split's chunks as columns for the page. Thousands of chunk objects and strings in one
- * reply cost the page's main thread a long task to receive (and then to collect); typed
- * arrays, one string of every chunk's text and the distinct heading paths are a few
- * copies. `result.chunks` becomes {length, columns: {name: Float64Array}, paths, texts}:
- * chunk i's text is texts.slice(text_offset[i], text_offset[i] + text_length[i]) (UTF-16
- * units), the first overlap_length[i] of it carried over, and its heading path is
- * paths[path[i]].
- */
-export function packSplit(result) {
-  const n = result.chunks.length;
-  const columns = Object.fromEntries(CHUNK_COLUMNS.map((name) => [name, new Float64Array(n)]));
-  const paths = [];
-  const pathIndex = new Map();
-  const parts = [];
-  let offset = 0;
-  result.chunks.forEach((chunk, i) => {
-    const key = JSON.stringify(chunk.heading_path);
-    if (!pathIndex.has(key)) {
-      pathIndex.set(key, paths.length);
-      paths.push(chunk.heading_path);
+  const steps = engine.start(type, payload, document);
+  try {
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return JSON.parse(step.value);
+      const [stage, done, total] = step.value.toJs();
+      step.value.destroy();
+      progress(stage, done, total);
+      await control.pause();
+      if (control.cancelled()) {
+        steps.return(); // Python closes the request; the workspace keeps what it had
+        return { ok: false, cancelled: true };
+      }
     }
-    parts.push(chunk.overlap_text, chunk.new_text);
-    const length = chunk.overlap_text.length + chunk.new_text.length;
-    const values = { ...chunk, text_offset: offset, overlap_length: chunk.overlap_text.length, text_length: length, path: pathIndex.get(key) };
-    for (const name of CHUNK_COLUMNS) columns[name][i] = values[name];
-    offset += length;
-  });
-  return { ...result, chunks: { length: n, columns, paths, texts: parts.join("") } };
+  } finally {
+    steps.destroy();
+  }
 }

@@ -1,22 +1,43 @@
 // The module worker: all tokenization and chunking happen here, in the engine (engine.js).
 //
-// Protocol (see bridge.js for the other end):
-//   in:  {id, type: "calculate" | "analyze" | "split" | "export", payload, document?}
-//   out: {id, ok: true, result} | {id, ok: false, errors: [{field, message}]} | {id, ok: false, internal}
-//        {type: "progress", stage, done, total}   boot and loading stages
-//        {type: "ready", version, bootMs}        | {type: "failed", message}
+// Protocol 2 (see bridge.js for the other end):
+//   in:  {id, type, payload, document?}      type: spec | calculate | load | analyze | split | chunks | export | drop
+//        {type: "cancel", id}                 stop request `id` at its next step
+//   out: {id, ok: true, result} | {id, ok: false, errors: [{field, message, code, params}]}
+//        | {id, ok: false, internal} | {id, ok: false, cancelled: true}
+//        {type: "progress", id?, stage, done, total, params}   stage codes: runtime, wheel, encoding,
+//                                             ready (boot, no id); encoding, tables, reader, reading,
+//                                             tokenizing, splitting (a request's)
+//        {type: "ready", version, bootMs} | {type: "failed", message}
+// Documents live in Python's workspace by id ("load" answers {doc}); a settings change
+// re-packs a loaded document without encoding it again.
 import { answerRequest, BOOT_STAGES, bootEngine } from "./engine.js";
 
 let engine = null;
 let queue = Promise.resolve();
 let booting = true;
+const cancelled = new Set();
 
-function progress(stage, done, total) {
-  postMessage({ type: "progress", stage, done, total });
-}
+const progress = (id) => (stage, done, total, params = {}) =>
+  postMessage({ type: "progress", ...(id === undefined ? {} : { id }), stage, done, total, params });
+
+// A macrotask boundary through a MessageChannel (no 4 ms clamp, unlike setTimeout): the
+// worker's message queue runs, so a cancel is heard between two steps of a request.
+const channel = new MessageChannel();
+const waiting = [];
+channel.port1.onmessage = () => waiting.shift()?.();
+const pause = () =>
+  new Promise((resolve) => {
+    waiting.push(resolve);
+    channel.port2.postMessage(null);
+  });
 
 async function answer(message) {
-  return { id: message.id, ...(await answerRequest(engine, message, progress)) };
+  if (cancelled.delete(message.id)) return { id: message.id, ok: false, cancelled: true };
+  const control = { pause, cancelled: () => cancelled.has(message.id) };
+  const reply = await answerRequest(engine, message, progress(message.id), control);
+  cancelled.delete(message.id);
+  return { id: message.id, ...reply };
 }
 
 // A failed boot leaves stray rejections inside Pyodide (its own fetch of the wasm); the
@@ -26,11 +47,11 @@ addEventListener("unhandledrejection", (event) => {
 });
 
 const started = performance.now();
-const booted = bootEngine(progress).then(
+const booted = bootEngine(progress(undefined)).then(
   (ready) => {
     engine = ready;
     booting = false;
-    progress("Ready", BOOT_STAGES, BOOT_STAGES);
+    progress(undefined)("ready", BOOT_STAGES, BOOT_STAGES);
     postMessage({ type: "ready", version: ready.pyodide.version, bootMs: Math.round(performance.now() - started) });
   },
   (error) => {
@@ -42,6 +63,10 @@ booted.catch(() => {});
 
 onmessage = (event) => {
   const message = event.data;
+  if (message.type === "cancel") {
+    cancelled.add(message.id); // heard at the request's next step (or before it starts)
+    return;
+  }
   // One request at a time: Python is single-threaded and replies must keep their order.
   queue = queue
     .then(() => booted)

@@ -4,18 +4,27 @@
 // events with the same details, isReady, busy, request() and cancel(); the engine and the
 // protocol are the worker's (engine.js), only the transport differs.
 //
-// Python runs on this thread, so a running request cannot be interrupted: cancel() rejects
-// every pending request with Cancelled at once and drops those not yet started, but one
-// already in Python finishes first (its result is discarded). The engine is not rebooted.
+// Python runs on this thread in steps (engine.js answerRequest): between two steps the
+// page paints and handles input, so cancel() stops a running request at its next step,
+// as the worker does; the engine is never rebooted.
 import { Cancelled } from "../core/bridge.js";
 import { answerRequest, BOOT_STAGES, bootEngine } from "../core/engine.js";
 
-// A paint before Python blocks the thread, so "Tokenizing…" is on screen while it works.
+// A paint before Python takes the thread, so "Tokenizing…" is on screen while it works.
 // (requestAnimationFrame does not fire in a hidden tab; the timeout covers that.)
 const nextPaint = () =>
   new Promise((resolve) => {
     requestAnimationFrame(() => setTimeout(resolve, 0));
     setTimeout(resolve, 100);
+  });
+// Between steps: a macrotask boundary (input and paints run) without setTimeout's clamp.
+const channel = new MessageChannel();
+const waiting = [];
+channel.port1.onmessage = () => waiting.shift()?.();
+const pause = () =>
+  new Promise((resolve) => {
+    waiting.push(resolve);
+    channel.port2.postMessage(null);
   });
 
 export class InPageCore extends EventTarget {
@@ -28,11 +37,13 @@ export class InPageCore extends EventTarget {
     this.queue = Promise.resolve();
     this.readyDetail = null;
     const started = performance.now();
-    const progress = (stage, done, total) => this.emit("progress", { type: "progress", stage, done, total });
+    const progress = (stage, done, total, params = {}) =>
+      this.emit("progress", { type: "progress", stage, done, total, params });
     this.progress = progress;
+    this.cancelled = new Set();
     this.booted = bootEngine(progress, assets).then(
       (engine) => {
-        progress("Ready", BOOT_STAGES, BOOT_STAGES);
+        progress("ready", BOOT_STAGES, BOOT_STAGES);
         this.readyDetail = { type: "ready", version: engine.pyodide.version, bootMs: Math.round(performance.now() - started) };
         this.emit("ready", this.readyDetail, () => {
           this.isReady = true;
@@ -67,16 +78,22 @@ export class InPageCore extends EventTarget {
       // One request at a time, in order, as in the worker.
       this.queue = this.queue
         .then(() => this.booted)
-        .then((engine) => {
+        .then(async (engine) => {
           if (!this.pending.has(id)) return null;
-          return answerRequest(engine, { type, payload, document }, this.progress, nextPaint);
+          await nextPaint();
+          const report = (stage, done, total, params = {}) =>
+            this.emit("progress", { type: "progress", id, stage, done, total, params });
+          const control = { pause, cancelled: () => this.cancelled.has(id) };
+          return answerRequest(engine, { type, payload, document }, report, control);
         })
         .catch((error) => ({ ok: false, internal: String(error?.message ?? error) }))
         .then((reply) => {
           const waiting = this.pending.get(id);
+          this.cancelled.delete(id);
           if (!waiting || reply === null) return;
           this.pending.delete(id);
-          waiting.resolve({ id, ...reply });
+          if (reply.cancelled) waiting.reject(new Cancelled());
+          else waiting.resolve({ id, ...reply });
         });
     });
   }
@@ -85,12 +102,8 @@ export class InPageCore extends EventTarget {
     return this.pending.size > 0;
   }
 
-  /** Reject every pending request with Cancelled (see the note at the top). */
+  /** Stop every pending request at its next step; each rejects with Cancelled (see the note at the top). */
   cancel() {
-    for (const { reject } of this.pending.values()) reject(new Cancelled());
-    this.pending.clear();
-    this.emit("restarting", {});
-    // Nothing to restart: the engine is intact, so it is ready again at once.
-    if (this.isReady) this.emit("ready", this.readyDetail);
+    for (const id of this.pending.keys()) this.cancelled.add(id);
   }
 }

@@ -86,9 +86,9 @@ export function inlineAssets() {
         for (const url of urls) URL.revokeObjectURL(url);
       }
     },
-    async installWheel(pyodide) {
+    async installWheel(pyodide, path = SPEC.wheel) {
       // loadPackage wants a wheel's file name in a URL; the bytes go in directly instead.
-      const wheel = SPEC.wheel.replace(/^assets\//, "");
+      const wheel = path.replace(/^assets\//, "");
       pyodide.unpackArchive(await assetBytes(wheel), "wheel");
       pyodide.pyimport("importlib").invalidate_caches();
       dropAssets([wheel]);

@@ -8,12 +8,9 @@ import { bindDocumentInput } from "./document.js";
 import { internalError, pageError, showErrors } from "./errors.js";
 import { TextStatus } from "./status.js";
 
-// The core's answers that refuse a new document before touching the current one: the page
-// keeps the current document's results and says why (api.py Session._load).
-const REFUSALS = new Set(["not_text", "file_empty", "file_too_large", "file_too_large_for_page", "paste_too_large"]);
-
-/** Whether a reply refused the document it carried (the previous document still stands). */
-export const refusedDocument = (reply) => !reply.ok && (reply.errors ?? []).some((e) => REFUSALS.has(e.code));
+// A new document is loaded into the core's workspace first ("load" answers its id); a
+// refused one (binary, empty, too large, unreadable) leaves the current document, its
+// results and its status line standing (api.py Workspace._load).
 
 /** Count a finished request on #drop[data-analyses] (tests wait on it). */
 function countAnalysis() {
@@ -32,6 +29,13 @@ export class DocumentRequests {
     this.status = new TextStatus();
     this.hasDocument = false;
     this.seq = 0;
+    this.doc = null; // the id of the current document in the core's workspace
+    this.loaded = null; // what "load" said of it: {doc, name, chars, kind, title, pages, notes, note_details}
+    // A restarted worker has an empty workspace.
+    core.addEventListener("restarting", () => {
+      this.doc = null;
+      this.hasDocument = false;
+    });
     $("cancel").addEventListener("click", () => core.cancel());
     document.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && !$("cancel").hidden) core.cancel();
@@ -57,17 +61,41 @@ export class DocumentRequests {
   }
 
   /**
-   * Send one request (`document` null: the core's current document). On success `done(result)`
-   * shows it and the send resolves true; a refusal (after `refused()`) or a failure shows its
-   * errors and resolves false; a cancelled or superseded request resolves undefined.
+   * Send one request about the current document, or about `document` (a string or a
+   * file's bytes) loaded first. On success `done(result, loaded)` shows it and the send
+   * resolves true; a refused document (after `refused()`) or a failure shows its errors
+   * and resolves false; a cancelled or superseded request resolves undefined.
    */
   async send(type, payload, document, { done, refused = () => {} }) {
     const seq = ++this.seq;
     this.status.show(this.core.isReady ? this.busy : "status.waiting", {}, true);
     showErrors([], this.slots);
     let reply;
+    let doc = this.doc;
+    let loaded = this.loaded;
     try {
-      reply = await this.core.request(type, payload, document);
+      if (document !== null) {
+        const answer = await this.core.request("load", { name: payload.name ?? "" }, document);
+        if (seq !== this.seq) {
+          if (answer.ok) this.core.request("drop", { doc: answer.result.doc });
+          return undefined;
+        }
+        if (!answer.ok) {
+          countAnalysis();
+          refused();
+          this.status.restore();
+          showErrors(answer.errors ?? [internalError(answer.internal)], this.slots);
+          return false;
+        }
+        loaded = answer.result;
+        doc = loaded.doc;
+      }
+      if (doc === null) {
+        this.status.show("");
+        showErrors([pageError("text", "text_empty")], this.slots);
+        return false;
+      }
+      reply = await this.core.request(type, { ...payload, doc }, null);
     } catch (error) {
       if (error instanceof Cancelled && seq === this.seq) {
         this.status.show(this.cancelled);
@@ -78,11 +106,11 @@ export class DocumentRequests {
     }
     if (seq !== this.seq) return undefined;
     countAnalysis();
-    if (refusedDocument(reply)) {
-      refused();
-      this.status.restore();
-      showErrors(reply.errors, this.slots);
-      return false;
+    if (document !== null) {
+      // The new document stands from now on, whatever this request says of it.
+      if (this.doc !== null && this.doc !== doc) this.core.request("drop", { doc: this.doc });
+      this.doc = doc;
+      this.loaded = loaded;
     }
     if (!reply.ok) {
       if (this.dropsDocument(reply)) {
@@ -94,7 +122,7 @@ export class DocumentRequests {
       return false;
     }
     this.hasDocument = true;
-    done(reply.result);
+    done(reply.result, this.loaded);
     return true;
   }
 }

@@ -1,25 +1,11 @@
 // The two status lines: the core's (#core-status: booting, ready, failed, restarting) and
 // the document panel's (#text-status, with its busy state: #cancel and #drop[data-busy]).
-import { fixed, msg, show, showText } from "../i18n/i18n.js";
+import { fixed, has, msg, show, showText } from "../i18n/i18n.js";
 import { $ } from "./dom.js";
 
-// The worker names its stages in English (engine.js, worker.js); the page says them in its language.
-const STAGES = [
-  [/^Loading the Python runtime$/, "stage.runtime"],
-  [/^Installing the ragchunk core$/, "stage.wheel"],
-  [/^Loading the (\S+) tokenizer$/, "stage.encoding"],
-  [/^Ready$/, "stage.ready"],
-  [/^Tokenizing$/, "stage.tokenizing"],
-  [/^Splitting$/, "stage.splitting"],
-];
-
-/** A stage name of the worker as a message of the catalog (unknown stages stay as they are). */
-export function stageMessage(stage) {
-  for (const [pattern, key] of STAGES) {
-    const match = pattern.exec(stage);
-    if (match) return msg(key, { name: match[1] ?? "" });
-  }
-  return stage;
+/** A stage code of the worker (core/worker.js) as a message of the catalog: stage.<code> with its params. */
+export function stageMessage(stage, params = {}) {
+  return has(`stage.${stage}`) ? msg(`stage.${stage}`, { name: "", ...params }) : stage;
 }
 
 /**
@@ -29,14 +15,15 @@ export function stageMessage(stage) {
  */
 export function bindCoreStatus(core, { onReady = () => {}, onTaskProgress = () => {}, stillWorks = null } = {}) {
   core.addEventListener("progress", ({ detail }) => {
-    if (core.isReady) {
-      onTaskProgress(stageMessage(detail.stage), detail.done, detail.total);
+    if (detail.id !== undefined) {
+      onTaskProgress(stageMessage(detail.stage, detail.params), detail.done, detail.total, detail);
       return;
     }
     $("core-status").dataset.state = "booting";
     $("core-progress").max = detail.total;
     $("core-progress").value = detail.done;
-    show($("core-stage"), "core.stage", { stage: stageMessage(detail.stage), done: detail.done, total: detail.total });
+    show($("core-stage"), "core.stage", { stage: stageMessage(detail.stage, detail.params), done: detail.done,
+      total: detail.total });
   });
   core.addEventListener("ready", ({ detail }) => {
     $("core-status").dataset.state = "ready";

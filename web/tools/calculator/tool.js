@@ -212,7 +212,8 @@ async function showMore() {
   const settings = chunkSettings();
   if (!settings || !requests.hasDocument) return;
   const first = shownWindows;
-  const reply = await core.request("analyze", { encoding: $("encoding").value, ...settings, first, count: PREVIEW_STEP });
+  const reply = await core.request("analyze", { doc: requests.doc, encoding: $("encoding").value, ...settings, first,
+    count: PREVIEW_STEP });
   if (!reply.ok) {
     showErrors(reply.errors ?? [internalError(reply.internal)], textSlots);
     return;

@@ -31,9 +31,11 @@ const requests = new DocumentRequests(core, {
 });
 // A file's name; "" for typed text; a message of the catalog for a large paste.
 let documentName = "";
-// The chunks of the last split as engine.js packSplit sends them (a card reads one with chunkAt).
-let chunks = [];
+// The chunks of the last split, page by page as the core sends them (records.page_columns):
+// {doc, length, pages: Map(first -> page)}; a card reads its chunk with chunkAt.
+let chunks = { doc: null, length: 0, pages: new Map() };
 let exported = null;
+const PAGE_SIZE = 200;
 
 function settings() {
   const sizer = $("sizer").value;
@@ -47,7 +49,7 @@ function settings() {
 }
 
 function clearResults() {
-  chunks = [];
+  chunks = { doc: null, length: 0, pages: new Map() };
   exported = null;
   $("split-results").hidden = true;
   $("text-notes").replaceChildren();
@@ -88,16 +90,61 @@ function renderStats(result) {
   );
 }
 
-/** Chunk `i` as the core sent it: numbers from the columns, texts sliced from the one string. */
+/**
+ * Chunk `i` as the core sent it (numbers from the page's columns, texts sliced from its one
+ * string), or null while its page is on its way (asked for here, once).
+ */
 function chunkAt(i) {
-  const c = chunks.columns;
-  const from = c.text_offset[i];
-  const head = from + c.overlap_length[i];
+  const first = i - (i % PAGE_SIZE);
+  const page = chunks.pages.get(first);
+  if (!page) {
+    requestPage(first);
+    return null;
+  }
+  if (page.loading) return null;
+  const k = i - first;
+  const from = page.offsets[k];
+  const head = from + page.overlap[k];
   return {
-    id: c.id[i], start: c.start[i], end: c.end[i], content_start: c.content_start[i], tokens: c.tokens[i],
-    overlap_tokens: c.overlap_tokens[i], heading_path: chunks.paths[c.path[i]],
-    overlap_text: chunks.texts.slice(from, head), new_text: chunks.texts.slice(head, from + c.text_length[i]),
+    id: page.id[k], start: page.start[k], end: page.end[k], content_start: page.content_start[k], tokens: page.tokens[k],
+    overlap_tokens: page.overlap_tokens[k], heading_path: page.paths[page.path[k]],
+    overlap_text: page.texts.slice(from, head), new_text: page.texts.slice(head, page.offsets[k + 1]),
   };
+}
+
+/** Ask the core for the page of chunks that starts at `first`; the cards are drawn when it comes. */
+async function requestPage(first) {
+  const asked = chunks;
+  asked.pages.set(first, { loading: true });
+  const reply = await core.request("chunks", { doc: asked.doc, first, count: PAGE_SIZE }).catch(() => null);
+  if (asked !== chunks) return; // a newer split replaced these chunks
+  if (!reply?.ok) {
+    asked.pages.delete(first);
+    return;
+  }
+  asked.pages.set(first, reply.result);
+  for (const [id, card] of rendered) {
+    if (id >= first && id < first + PAGE_SIZE && card.dataset.pending) {
+      card.remove();
+      rendered.delete(id);
+    }
+  }
+  renderVisible();
+}
+
+/** A card's place while its chunk's page is on its way. */
+function pendingCard(i) {
+  const card = document.createElement("article");
+  card.className = "chunk-card";
+  card.dataset.id = String(i);
+  card.dataset.pending = "true";
+  card.style.top = `${i * CARD_HEIGHT}px`;
+  card.setAttribute("aria-busy", "true");
+  const meta = document.createElement("p");
+  meta.className = "meta";
+  show(meta, "split.meta_loading", { n: i + 1 });
+  card.append(meta);
+  return card;
 }
 
 function chunkCard(chunk) {
@@ -159,7 +206,8 @@ function renderVisible() {
   for (let i = last - 1; i >= first; i--) {
     let card = rendered.get(i);
     if (!card) {
-      card = chunkCard(chunkAt(i));
+      const chunk = chunkAt(i);
+      card = chunk ? chunkCard(chunk) : pendingCard(i);
       rendered.set(i, card);
       list.insertBefore(card, next);
     }
@@ -230,7 +278,7 @@ function runSplit(document, name = null) {
     },
     done: (result) => {
       exported = null;
-      chunks = result.chunks;
+      chunks = { doc: result.doc, length: result.count, pages: new Map([[0, result.page]]) };
       showNotes($("text-notes"), result);
       requests.status.show(documentName ? "status.split_named" : "status.split", { name: documentName, chunks: result.stats.chunks, chars: result.chars });
       renderStats(result);
@@ -252,28 +300,31 @@ function fileStem() {
 function splitSnippets(result) {
   const source = fileName() || "document.md";
   const estimate = result.tokenizer.startsWith("chars/");
-  const sizer = estimate ? `ragchunk.CharEstimate(${result.tokenizer.slice(6)})` : pyString(result.tokenizer);
+  const counted = result.model ? `model=${pyString(result.model)}`
+    : `tokenizer=${estimate ? `ragchunk.CharEstimate(${result.tokenizer.slice(6)})` : pyString(result.tokenizer)}`;
+  const context = result.context && result.context !== "none" ? `, context=${pyString(result.context)}` : "";
+  const flags = result.model ? `--model ${result.model}`
+    : estimate ? `--chars-per-token ${result.tokenizer.slice(6)}` : `--encoding ${result.tokenizer}`;
   showSnippets(
     [
       "from pathlib import Path",
       "",
       "import ragchunk",
-      "from ragchunk.export import to_jsonl",
       "",
-      `text = Path(${pyString(source)}).read_text(encoding="utf-8")`,
-      `result = ragchunk.split(text, by=${pyString(result.by)}, size=${result.size}, overlap=${result.overlap}, tokenizer=${sizer})`,
-      "print(len(result.chunks), result.stats.total_tokens, result.stats.overlap_tokens)",
-      `Path(${pyString(fileStem() + ".chunks.jsonl")}).write_text(to_jsonl(result), encoding="utf-8")`,
+      `options = ragchunk.SplitOptions(by=${pyString(result.by)}, size=${result.size}, overlap=${result.overlap}, ${counted}${context})`,
+      `result = ragchunk.split_document(${pyString(source)}, Path(${pyString(source)}).read_bytes(), options)`,
+      "print(result.chunks, sum(result.chunk_tokens), result.overlap_tokens)",
+      `Path(${pyString(fileStem() + ".chunks.jsonl")}).write_text(result.jsonl, encoding="utf-8")`,
       "",
     ].join("\n"),
     `python -m ragchunk split ${shellWord(source)} --by ${result.by} --size ${result.size} --overlap ${result.overlap} ` +
-      `${estimate ? `--chars-per-token ${result.tokenizer.slice(6)}` : `--encoding ${result.tokenizer}`} -o ${shellWord(fileStem() + ".chunks.jsonl")} --stats`,
+      `${flags}${context ? ` --context ${result.context}` : ""} -o ${shellWord(fileStem() + ".chunks.jsonl")} --stats`,
   );
 }
 
 async function download() {
   if (!requests.hasDocument) return;
-  exported ??= core.request("export", {});
+  exported ??= core.request("export", { doc: requests.doc });
   const reply = await exported;
   if (!reply.ok) {
     showErrors(reply.errors ?? [internalError(reply.internal)], slots);
