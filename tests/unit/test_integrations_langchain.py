@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import pickle
 
 import pytest
@@ -11,8 +10,7 @@ from langchain_core.documents import Document
 from langchain_text_splitters import TextSplitter
 from ragchunk import CharEstimate, split
 from ragchunk.errors import RagchunkError
-from ragchunk.integrations.langchain import RagchunkTextSplitter, document_dicts, to_langchain_json
-from ragchunk.records import Document as SourceDocument
+from ragchunk.integrations.langchain import RagchunkTextSplitter
 from ragchunk.records import records
 
 TEXTS = {path.name: path.read_text(encoding="utf-8") for path in sorted((DATA / "md").glob("*.md"))}
@@ -85,12 +83,3 @@ def test_from_tiktoken_encoder_counts_that_encoding_and_pickling_keeps_the_setti
     assert again.split_text(text) == splitter.split_text(text) and again._length_function("hello world") == 2
     with pytest.raises(RagchunkError, match="model_name"):
         RagchunkTextSplitter.from_tiktoken_encoder(model_name="gpt-4")
-
-
-def test_document_dicts_are_the_splitters_documents_as_json():
-    name, text = "ws-README.md", TEXTS["ws-README.md"]
-    exported = document_dicts(records(split(text, size=128, overlap=16), SourceDocument(name, text)))
-    assert [Document(**d) for d in exported] == RagchunkTextSplitter(chunk_size=128, chunk_overlap=16).create_documents(
-        [text], [{"source": name}])
-    assert json.loads(to_langchain_json(records(split(text, size=128, overlap=16), SourceDocument(name, text)))) \
-        == exported

@@ -20,18 +20,17 @@ Each chunk's metadata is the document's own metadata, then ``heading``, ``headin
 ``start_index`` (code-point offset of the chunk in the document's text, as Python slices),
 ``tokens`` and ``overlap_tokens`` (the exact counts of the chunk and of the overlap it
 repeats from the previous chunk), and with ``model=`` / ``context="headings"`` the
-record's ``model``, ``embed_text`` and ``embed_tokens`` (embed ``embed_text`` then). :func:`document_dicts` gives the same shape, as plain
-JSON, from records of the CLI or the page.
+record's ``model``, ``embed_text`` and ``embed_tokens`` (embed ``embed_text`` then). The
+page content is the chunk's text, a verbatim slice; ``ragchunk.records.langchain_json``
+writes records of the CLI or the page as LangChain documents.
 
 Needs ``langchain-text-splitters`` (``pip install "ragchunk[langchain]"``), imported when
-:class:`RagchunkTextSplitter` is first used; :func:`document_dicts` needs nothing.
+:class:`RagchunkTextSplitter` is first used.
 """
 
 from __future__ import annotations
 
 import copy
-import json
-from collections.abc import Iterable
 from typing import Any
 
 from ..errors import RagchunkError
@@ -42,14 +41,11 @@ from . import require
 from ._options import counter, split_options
 
 # RagchunkTextSplitter is made by __getattr__ below.
-__all__ = ["CHUNK_METADATA", "OPTIONAL_METADATA", "RagchunkTextSplitter", "chunk_metadata",  # noqa: F822
-           "document_dicts", "to_langchain_json"]
+__all__ = ["CHUNK_METADATA", "OPTIONAL_METADATA", "RagchunkTextSplitter", "chunk_metadata"]  # noqa: F822
 
 CHUNK_METADATA = ("heading", "heading_path", "start_index", "tokens", "overlap_tokens")
 # Record fields a chunk has with some settings only (model=, context=), kept when present.
 OPTIONAL_METADATA = ("model", "embed_text", "embed_tokens")
-# Record fields about the document a chunk came from, kept in the metadata of an export.
-_DOCUMENT_FIELDS = ("source", "title", "page_start", "page_end", "anchor")
 
 
 def chunk_metadata(record: dict[str, Any]) -> dict[str, Any]:
@@ -65,32 +61,6 @@ def chunk_metadata(record: dict[str, Any]) -> dict[str, Any]:
                 "start_index": record["start"], "tokens": record["tokens"], "overlap_tokens": record["overlap_tokens"]}
     metadata.update((name, record[name]) for name in OPTIONAL_METADATA if name in record)
     return metadata
-
-
-def document_dicts(chunk_records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Records as LangChain documents in plain JSON: ``{"page_content": text, "metadata": {...}}``.
-
-    The metadata holds the record's ``source``, ``title``, ``page_start``, ``page_end``
-    and ``anchor`` when it has them, then :func:`chunk_metadata`; ``Document(**d)`` makes
-    each a LangChain document.
-
-    >>> from ragchunk import split
-    >>> from ragchunk.records import Document, records
-    >>> document_dicts(records(split("One.", size=64, overlap=0), Document("a.md", "One.")))
-    [{'page_content': 'One.', 'metadata': {'source': 'a.md', 'heading': '', 'heading_path': [], 'start_index': 0, \
-'tokens': 2, 'overlap_tokens': 0}}]
-    """
-    made = []
-    for record in chunk_records:
-        metadata = {name: record[name] for name in _DOCUMENT_FIELDS if name in record}
-        metadata.update(chunk_metadata(record))
-        made.append({"page_content": record["text"], "metadata": metadata})
-    return made
-
-
-def to_langchain_json(chunk_records: Iterable[dict[str, Any]]) -> str:
-    """:func:`document_dicts` as one JSON array (UTF-8 text as is), the page's LangChain download."""
-    return json.dumps(document_dicts(chunk_records), ensure_ascii=False)
 
 
 def _splitter_class() -> type:
