@@ -734,9 +734,21 @@ def ensure_chromium() -> None:
     run(["apt-get", "install", "-y", "-qq", "chromium"], env=env)
 
 
+def ensure_java() -> None:
+    """Java for the Spark tests (PySpark starts a JVM): Debian's default-jre-headless."""
+    if shutil.which("java") is not None:
+        return
+    if shutil.which("apt-get") is None:
+        raise SystemExit("build.py: java is missing (the Spark tests need it) and apt-get is not available")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    run(["apt-get", "update", "-qq"], env=env)
+    run(["apt-get", "install", "-y", "-qq", "default-jre-headless"], env=env)
+
+
 def test(pytest_args: list[str]) -> int:
     ensure_npm()
     ensure_chromium()
+    ensure_java()
     python = ensure_python_deps()
     build()
     command = [str(python), "-m", "pytest", *(pytest_args or ["-q"])]

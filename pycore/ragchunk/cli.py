@@ -46,6 +46,7 @@ FLAGS = {
     "text": "FILE",
     "by": "--by",
     "output": "-o",
+    "format": "--format",
     "jobs": "--jobs",
     "documents": "--docs",
     "model": "--model",
@@ -142,6 +143,9 @@ def build_parser() -> Parser:
     cut.add_argument("--prefix", action="store_true",
                      help="leave room for the model's document prefix (e5 'passage: ', nomic 'search_document: ')")
     cut.add_argument("-o", metavar="OUT", dest="output", help="write the JSONL here instead of standard output")
+    cut.add_argument("--format", choices=["jsonl", "parquet"], default=None,
+                     help="jsonl, or parquet (needs -o and pyarrow: pip install ragchunk[parquet]); default: parquet"
+                          " when OUT ends in .parquet, else jsonl")
     cut.add_argument("--stats", action="store_true", help="print the corpus's statistics to standard error")
     cut.add_argument("--price", metavar="P", default="", help="price per million tokens, for --stats")
     cut.add_argument("--jobs", metavar="N", default=None,
@@ -433,7 +437,7 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             yield item.source, data
 
     sizes = {f.source: f.size for f in found}
-    writer = _Output(args.output, out)
+    writer = open_output(args.format, args.output, out)
     try:
         read_options = ReadOptions(keep_boilerplate=args.keep_boilerplate)
         for result in split_corpus(documents(), options, jobs=min(jobs, max(1, len(found))), read_options=read_options):
@@ -517,6 +521,40 @@ class _Output:
         if self.handle is not None:
             self.handle.close()
             self.handle = None
+
+
+def open_output(kind: str | None, path: str | None, out: TextIO) -> _Output | _ParquetOutput:
+    """The writer of ``split``'s records: JSONL, or Parquet for ``--format parquet`` or an OUT ending in .parquet."""
+    if kind is None:
+        kind = "parquet" if path and path.lower().endswith(".parquet") else "jsonl"
+    return _ParquetOutput(path) if kind == "parquet" else _Output(path, out)
+
+
+class _ParquetOutput:
+    """The records as rows of one Parquet file (the JSONL's records, column for column, in order)."""
+
+    def __init__(self, path: str | None) -> None:
+        if not path:
+            raise RagchunkError("format", "parquet is written to a file, not standard output: add -o OUT.parquet")
+        try:
+            from .integrations.arrow import ParquetWriter, schema
+
+            schema()
+        except RagchunkError:
+            raise RagchunkError("format", 'parquet needs pyarrow: pip install "ragchunk[parquet]", or use --format'
+                                          " jsonl") from None
+        try:
+            self.handle = open(path, "wb")  # noqa: SIM115
+        except OSError as err:
+            raise RagchunkError("output", f"OUT ({path}) cannot be written: {err.strerror}; check the path") from None
+        self.writer = ParquetWriter(self.handle)
+
+    def write(self, data: str) -> None:
+        self.writer.write(json.loads(line) for line in data.splitlines())
+
+    def close(self) -> None:
+        self.writer.close()
+        self.handle.close()
 
 
 def format_corpus(summary: CorpusSummary, sizer: str, size: int, price: float | None) -> str:

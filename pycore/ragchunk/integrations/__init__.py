@@ -1,0 +1,49 @@
+"""ragchunk inside other tools: Ray Data, Spark, LangChain and LlamaIndex.
+
+Each adapter only translates: the chunks come from :func:`ragchunk.corpus.split_document`
+or from :func:`ragchunk.splitter.split_with` and :func:`ragchunk.records.records`, so they
+are the chunks, the guarantees and the record schema of the library and the CLI.
+
+=======================================  ==========================  ==============================
+module                                   gives                       install
+=======================================  ==========================  ==============================
+:mod:`ragchunk.integrations.ray`         ``split_dataset``           ``pip install ragchunk[ray]``
+:mod:`ragchunk.integrations.spark`       ``split_dataframe``         ``pip install ragchunk[spark]``
+:mod:`ragchunk.integrations.langchain`   ``RagchunkTextSplitter``    ``pip install ragchunk[langchain]``
+:mod:`ragchunk.integrations.llama_index` ``RagchunkNodeParser``      ``pip install ragchunk[llama-index]``
+:mod:`ragchunk.integrations.arrow`       the Arrow schema, Parquet   ``pip install ragchunk[parquet]``
+=======================================  ==========================  ==============================
+
+The engines are imported when an adapter is used, never by ``import ragchunk``; a missing
+one raises :class:`ragchunk.errors.RagchunkError` naming the extra to install.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from ..errors import RagchunkError
+
+__all__ = ["require"]
+
+
+def require(module: str, extra: str) -> ModuleType:
+    """Import ``module``, or say which extra of ragchunk brings it.
+
+    >>> require("json", "parquet").__name__
+    'json'
+    >>> require("no_such_engine", "ray")
+    Traceback (most recent call last):
+    ...
+    ragchunk.errors.RagchunkError: no_such_engine is not installed: pip install "ragchunk[ray]"
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as err:
+        missing = err.name or module
+        if module == missing or module.startswith(missing + "."):
+            message = f'{module} is not installed: pip install "ragchunk[{extra}]"'
+        else:
+            message = f'{module} cannot be imported ({missing} is missing): pip install "ragchunk[{extra}]"'
+        raise RagchunkError("extra", message, "extra_missing", {"module": module, "extra": extra}) from None

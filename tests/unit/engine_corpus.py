@@ -1,0 +1,54 @@
+"""The documents the integration tests chunk, and what the library gives for each of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ragchunk.corpus import split_document
+from ragchunk.options import SplitOptions
+
+ROOT = Path(__file__).resolve().parents[2]
+PYCORE = ROOT / "pycore"
+DATA = ROOT / "tests" / "data"
+
+OPTIONS = {"size": 128, "overlap": 16}
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(32)
+
+
+def documents() -> list[tuple[str, bytes | None]]:
+    """Real documents as files' bytes (Markdown, HTML, DOCX, a PDF with pages), one without any
+    heading, and those that give no chunks: a scanned PDF (fails), a null (fails), an image and an
+    empty file (not documents)."""
+    files = [*sorted((DATA / "md").glob("*.md")), DATA / "docs" / "guide.html", DATA / "docs" / "guide.docx",
+             DATA / "pdf" / "outline.pdf", DATA / "pdf" / "scan.pdf"]
+    found: list[tuple[str, bytes | None]] = [(path.name, path.read_bytes()) for path in files]
+    found += [("plain.txt", b"No heading anywhere. Just two sentences of plain text."), ("missing.md", None),
+              ("image.png", PNG), ("empty.md", b"")]
+    return found
+
+
+FAILING = {"scan.pdf", "missing.md"}
+SKIPPED = {"image.png", "empty.md"}
+
+
+def expected_records(source: str, document: bytes | str | None) -> list[dict]:
+    """What the library gives for one document: its records, or for a failure the row on_error="record" makes."""
+    if document is None:
+        return [{"source": source, "error": "the document is null: give its text or bytes, or leave the row out"}]
+    result = split_document(source, document, SplitOptions(**OPTIONS))
+    if result.error:
+        return [{"source": source, "error": result.error}]
+    return result.records()
+
+
+def rows_by_source(rows: list[dict]) -> dict[str, list[dict]]:
+    """Rows (nulls left out) grouped by source, each group in the order the engine gave them."""
+    grouped: dict[str, list[dict]] = {}
+    for row in rows:
+        record = {key: value for key, value in row.items() if value is not None}
+        if isinstance(record.get("heading_path"), tuple):
+            record["heading_path"] = list(record["heading_path"])
+        grouped.setdefault(record.get("source", ""), []).append(record)
+    return grouped
+
+
