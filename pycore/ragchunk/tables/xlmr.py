@@ -306,6 +306,8 @@ def parse_automaton(data: bytes) -> Automaton:
     tables = []
     for code, size in (("H", 2), ("I", 4), ("i", 4)):
         table = array(code)
+        if table.itemsize != size:
+            raise ValueError(f"this platform's array({code!r}) items are not {size} bytes")
         table.frombytes(data[at:at + size * nodes])
         if sys.byteorder == "big":
             table.byteswap()

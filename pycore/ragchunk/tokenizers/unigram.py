@@ -45,11 +45,12 @@ very start of a text are not shifted (HF shifts all of them).
 from __future__ import annotations
 
 import re
+import sys
 from array import array
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate, chain, compress, repeat
-from operator import add, itemgetter, sub
+from operator import add, is_, itemgetter, sub
 
 from ..tables.xlmr import Automaton
 from .base import Encoded
@@ -90,6 +91,10 @@ _CLUSTER = re.compile(
 _CACHE_WORDS = 1 << 17
 _CHUNK_WORDS = _CACHE_WORDS // 2
 _NEG = float("-inf")
+# Joins the cold words of a text for one normalization: a separator that is a control
+# (no cluster crosses it), that no rule changes and no replacement holds.
+_BATCH = "\x85"
+_FLAGS = bytes.maketrans(b"\x00\xff", b"\x01\x00")
 
 
 class UnigramTokenizer:
@@ -116,8 +121,8 @@ class UnigramTokenizer:
     def __init__(self, automaton: Automaton, scores: Sequence[float], rules: dict[str, str],
                  classes: dict[int, int]) -> None:
         labels, children, fail, piece = automaton
-        if max(piece) >= len(scores):
-            raise ValueError(f"the automaton names piece {max(piece)} but there are {len(scores)} scores")
+        if max(piece) >= min(len(scores), 1 << 24) or min(piece) < -1:
+            raise ValueError(f"the automaton names pieces {min(piece)} to {max(piece)} but there are {len(scores)} scores")
         if labels[:1] != META or piece[1] < 0:
             raise ValueError(f"node 1 of the automaton must be the piece {META!r}")
         nodes = len(piece)
@@ -138,28 +143,28 @@ class UnigramTokenizer:
             low, high = levels[-1]
             levels.append((off[low], off[high]))
             depth[off[low]:off[high]] = bytes([len(levels) - 1]) * (off[high] - off[low])
-        # What a state ends with: each piece that is a suffix of the text read so far, as
-        # (minus its length, score), longest first -- the piece a node spells, then those of
-        # its failure link -- and <unk> when no piece is the last character alone. Built
-        # with C-speed iterators, level by level (a failure link is on a shallower level).
-        is_piece = bytes(map((-1).__lt__, piece))
-        self._unk = unk = (-1, self._unk_score)
-        unk_only = (unk,)
-        outputs: list[tuple[tuple[int, float], ...]] = [unk_only] * nodes
+        # What a state ends with: the pieces that are suffixes of the text read so far,
+        # longest first, as a chain of links (minus the piece's length, its score, the next
+        # link or None): the piece a node spells, then those of its failure link, and <unk>
+        # when no piece is the last character alone. Built level by level (a failure link
+        # is on a shallower level) with C-speed iterators: one tuple per piece.
+        owns = _piece_flags(piece)
+        self._unk = unk = (-1, self._unk_score, None)
+        links: list[tuple[int, float, tuple | None]] = [unk] * nodes
         for level, (low, high) in enumerate(levels[1:], 1):
+            owned = owns[low:high]
             if level == 1:
-                outputs[low:high] = map((unk_only, ()).__getitem__, is_piece[low:high])
+                tails = repeat(None)
             else:
-                outputs[low:high] = map(outputs.__getitem__, fail[low:high])
-            owners = list(compress(range(low, high), is_piece[low:high]))
-            own = zip(zip(repeat(-level), map(scores.__getitem__, map(piece.__getitem__, owners))))
-            deque(map(outputs.__setitem__, owners, map(add, own, map(outputs.__getitem__, owners))), maxlen=0)
+                links[low:high] = map(links.__getitem__, fail[low:high])
+                tails = map(links.__getitem__, compress(fail[low:high], owned))
+            own = zip(repeat(-level), map(scores.__getitem__, compress(piece[low:high], owned)), tails)
+            deque(map(links.__setitem__, compress(range(low, high), owned), own), maxlen=0)
         # A tuple of untracked tuples leaves the garbage collector's scans once it has seen
         # it (a list of 500,000 items would be walked by every full collection).
-        self._outputs = tuple(outputs)
-        # HF fuses runs of id 3, the piece "<unk>" as well as characters no piece covers.
-        unk_piece = piece.index(UNK_ID) if UNK_ID in piece else 0
-        self._unk_piece = self._outputs[unk_piece][0] if unk_piece else unk
+        self._links = tuple(links)
+        # HF fuses runs of id 3: the piece "<unk>" as well as characters no piece covers.
+        self._unk_piece = self._links[piece.index(UNK_ID)] if UNK_ID in piece else unk
         self._meta_score = scores[piece[1]]
         self._scores = scores
         self._rules = rules
@@ -168,6 +173,8 @@ class UnigramTokenizer:
                                     | {cp: "\0" for cp in range(1, 10) if cp not in classes})
         self._joiners = frozenset(chr(cp) for cp, value in classes.items()
                                   if value in _JOINS_BEFORE or value == PREPEND)
+        if classes.get(ord(_BATCH)) != CONTROL or _BATCH in rules or any(_BATCH in value for value in rules.values()):
+            raise ValueError(f"the rules or classes change {_BATCH!r}, which joins words to normalize them together")
         self._counts: dict[str, int] = {}
         self._words: dict[str, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
         self._cluster_rules: dict[str, str | None] = {}
@@ -256,37 +263,18 @@ class UnigramTokenizer:
         return [" " + word if space and word[0] in joiners else word for space, word in _WORD.findall(text)]
 
     def _count_words(self, keys: Iterable[str]) -> None:
-        """Put the token count of every word of ``keys`` in the cache. The words' parts are
-        taken in sorted order, so that each part's Viterbi starts from the positions it
-        shares with the part before it (the scores up to a position depend only on the
-        characters before it)."""
-        table = self._table
-        joiners = self._joiners
+        """Put the token count of every word of ``keys`` in the cache. The words are
+        normalized in one piece, joined by a separator no word holds and no rule touches
+        (clusters never cross it: it is a control); their parts are then taken in sorted
+        order (see :meth:`_paths`)."""
         keys = list(keys)
-        normals = [key.translate(table) if joiners.isdisjoint(key) else self._normal_text(key) for key in keys]
+        normals = self._normal_text(_BATCH.join(keys)).split(_BATCH)
         parts = sorted(set(" ".join(normals).split()))
         tokens = dict(zip(parts, self._count_parts(parts)))
-        counts = self._counts
-        for key, normal in zip(keys, normals):
-            found = tokens.get(normal)
-            counts[key] = sum(map(tokens.__getitem__, normal.split())) if found is None else found
-
-    def _count_parts(self, parts: list[str]) -> list[int]:
-        """How many tokens ``"▁" + part`` has, for each of the sorted ``parts``."""
-        best = [0.0, self._meta_score]
-        states = [0, 1]
-        found = []
-        previous = ""
-        for part in parts:
-            shared = 0
-            limit = min(len(part), len(previous))
-            while shared < limit and part[shared] == previous[shared]:
-                shared += 1
-            del best[shared + 2:], states[shared + 2:]
-            self._forward(part, best, states)
-            found.append(self._count_path(best, states))
-            previous = part
-        return found
+        found = list(map(tokens.get, normals))
+        for at in compress(range(len(found)), map(is_, found, repeat(None))):
+            found[at] = sum(map(tokens.__getitem__, normals[at].split()))
+        self._counts.update(zip(keys, found))
 
     def _word(self, key: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         """Ids and spans (relative to the word) of one word; ``key`` starts with a space
@@ -320,19 +308,22 @@ class UnigramTokenizer:
         self._words[key] = found
         return found
 
-    def _normal_text(self, word: str) -> str:
-        """The normalized ``word`` (without the alignment :meth:`_normalize` records)."""
+    def _normal_text(self, text: str) -> str:
+        """The normalized ``text`` (without the alignment :meth:`_normalize` records)."""
         table = self._table
+        if self._joiners.isdisjoint(text):
+            return text.translate(table)
+        rule = self._cluster_rule
         out = []
         at = 0
-        for match in _CLUSTER.finditer(word.translate(self._codes)):
+        for match in _CLUSTER.finditer(text.translate(self._codes)):
             start, end = match.span()
-            replacement = self._cluster_rule(word[start:end])
+            replacement = rule(text[start:end])
             if replacement is not None:
-                out.append(word[at:start].translate(table))
+                out.append(text[at:start].translate(table))
                 out.append(replacement)
                 at = end
-        out.append(word[at:].translate(table))
+        out.append(text[at:].translate(table))
         return "".join(out)
 
     def _cluster_rule(self, cluster: str) -> str | None:
@@ -413,74 +404,90 @@ class UnigramTokenizer:
 
     # --- the pieces of one part ---------------------------------------------------------
 
-    def _forward(self, part: str, best: list[float], states: list[int]) -> None:
-        """Extend the Viterbi of ``"▁" + part`` from what ``best`` and ``states`` hold of
-        it (at least position 1, after the ``"▁"``) to its end: the best score of the text
-        up to each position, and the automaton's state there."""
+    def _paths(self, parts: Iterable[str]) -> Iterator[tuple[list[float], list[int]]]:
+        """For each of ``parts``, the best score of ``"▁" + part`` up to each position and
+        the automaton's state there. The same two lists come each time, rewritten only from
+        the first position where a part differs from the one before (the scores up to a
+        position depend only on the characters before it): sorted parts share the most."""
         off = self._off
         find = self._labels.find
         fail = self._fail
         hubs = self._hubs
-        outputs = self._outputs
-        state = states[-1]
-        for char in part[len(best) - 2:]:
-            while state > 1:
-                found = find(char, off[state], off[state + 1])
-                if found > 0:
-                    state = found
-                    break
-                state = fail[state]
-            else:
-                state = hubs[state].get(char, 0)
-            top = _NEG
-            for back, score in outputs[state]:
-                score += best[back]
-                if score > top:  # noqa: PLR1730 -- cheaper than calling max() in this loop
-                    top = score
-            best.append(top)
-            states.append(state)
+        links = self._links
+        best = [0.0, self._meta_score]
+        states = [0, 1]
+        previous = ""
+        for part in parts:
+            shared = 0
+            limit = min(len(part), len(previous))
+            while shared < limit and part[shared] == previous[shared]:
+                shared += 1
+            del best[shared + 2:], states[shared + 2:]
+            state = states[-1]
+            for char in part[shared:]:
+                while state > 1:
+                    found = find(char, off[state], off[state + 1])
+                    if found > 0:
+                        state = found
+                        break
+                    state = fail[state]
+                else:
+                    state = hubs[state].get(char, 0)
+                back, top, link = links[state]
+                top += best[back]
+                while link:
+                    back, score, link = link
+                    score += best[back]
+                    if score > top:  # noqa: PLR1730 -- cheaper than calling max() in this loop
+                        top = score
+                best.append(top)
+                states.append(state)
+            yield best, states
+            previous = part
 
-    def _count_path(self, best: list[float], states: list[int]) -> int:
-        """How many tokens the best path to the last position of :meth:`_forward` has."""
-        outputs = self._outputs
+    def _count_parts(self, parts: list[str]) -> list[int]:
+        """How many tokens ``"▁" + part`` has, for each of the (best sorted) ``parts``: the
+        best path is taken back from the end, at each position the first candidate of the
+        state whose score gives the best one, as the forward pass kept it."""
+        links = self._links
         unk = self._unk
         unk_piece = self._unk_piece
-        count = 0
-        after_unk = False
-        end = len(best) - 1
-        while end:
-            top = best[end]
-            for pair in outputs[states[end]]:
-                if best[end + pair[0]] + pair[1] == top:
-                    break
-            is_unk = pair is unk or pair is unk_piece
-            if not (is_unk and after_unk):
-                count += 1
-            after_unk = is_unk
-            end += pair[0]
-        return count
+        found = []
+        for best, states in self._paths(parts):
+            count = 0
+            after_unk = False
+            end = len(best) - 1
+            while end:
+                top = best[end]
+                link = links[states[end]]
+                while best[end + link[0]] + link[1] != top:
+                    link = link[2]
+                is_unk = link is unk or link is unk_piece
+                if not (is_unk and after_unk):
+                    count += 1
+                after_unk = is_unk
+                end += link[0]
+            found.append(count)
+        return found
 
     def _viterbi(self, part: str) -> list[tuple[int, int, int]]:
         """The best segmentation of ``"▁" + part`` as ``(start, end, id)`` triples, like
         HF's ``Unigram::encode_optimized``: for each end, the first of the best candidates
-        in the order of their starts; runs of ``<unk>`` fused."""
-        best = [0.0, self._meta_score]
-        states = [0, 1]
-        self._forward(part, best, states)
-        outputs = self._outputs
+        in the order of their starts; runs of id 3 (``<unk>``) fused."""
+        best, states = next(self._paths((part,)))
+        links = self._links
         depth = self._depth
         fail = self._fail
-        unk = self._unk
         found: list[tuple[int, int, int]] = []
         end = len(part) + 1
         while end:
             top = best[end]
             state = states[end]
-            for pair in outputs[state]:
-                if best[end + pair[0]] + pair[1] == top:
-                    break
-            start = end + pair[0]
-            if pair is unk:
+            link = links[state]
+            while best[end + link[0]] + link[1] != top:
+                link = link[2]
+            start = end + link[0]
+            if link is self._unk:
                 piece = UNK_ID
             else:
                 while depth[state] > end - start:
@@ -511,6 +518,13 @@ class UnigramTokenizer:
                 pieces[piece] = spelled[node]
         self._pieces = pieces
         return pieces
+
+
+def _piece_flags(piece: array) -> bytes:
+    """1 for each node that spells a piece, else 0, from its 32-bit piece ids (-1 or below
+    2**24): the high byte of an id is 0 and that of -1 is 255, so one byte translation does it."""
+    high = piece.tobytes()[3::4] if sys.byteorder == "little" else piece.tobytes()[::4]
+    return high.translate(_FLAGS)
 
 
 def _replace(chars: list[str], changes: list[int], replacement: str, replaced: int, skipped: int) -> int:
