@@ -1,10 +1,12 @@
 // The Node half of bench/bench_unigram.py: ragchunk's XLM-R tokenizer in Pyodide vs the
-// npm tiktoken WASM encoder (cl100k_base), both in this one Node process, on one text.
+// npm tiktoken WASM encoder (cl100k_base), both in this one Node process, on one text, run
+// by run in turn (bench/unigram_pyodide.py times both).
 //   node bench/bench_unigram_node.mjs <pycore dir> <text file> <runs>
-// Prints one JSON line.
+// Prints one JSON line. Times are CPU seconds of this process (process.cpuUsage): on a
+// shared machine wall time says more about the neighbours.
 import { createRequire } from "node:module";
 import { readFileSync, readdirSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 
 const require = createRequire(import.meta.url);
 const [pycore, textFile, runsArg] = process.argv.slice(2);
@@ -12,21 +14,19 @@ const runs = Number(runsArg || 3);
 const text = readFileSync(textFile, "utf8");
 const root = new URL("..", import.meta.url).pathname;
 
-const best = (values) => Math.min(...values);
+const cpu = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
 
 const { get_encoding } = require(join(root, "node_modules/tiktoken"));
 const encoder = get_encoding("cl100k_base");
-const wasm = [];
-for (let i = 0; i < runs; i++) {
-  const started = performance.now();
-  encoder.encode_ordinary(text);
-  wasm.push((performance.now() - started) / 1000);
-}
+encoder.encode_ordinary(text); // compiled and warmed up, as a page would have it
 
 const { loadPyodide } = require(join(root, "node_modules/pyodide/pyodide.js"));
-let started = performance.now();
+const started = cpu();
 const pyodide = await loadPyodide();
-const boot = (performance.now() - started) / 1000;
+const boot = cpu() - started;
 
 function copyTree(from, to) {
   pyodide.FS.mkdirTree(to);
@@ -41,8 +41,8 @@ function copyTree(from, to) {
 }
 copyTree(join(pycore, "ragchunk"), "/home/pyodide/ragchunk");
 pyodide.FS.writeFile("/home/pyodide/unigram_pyodide.py", readFileSync(join(root, "bench/unigram_pyodide.py")));
-const result = pyodide.pyimport("unigram_pyodide").run(text, runs).toJs({ dict_converter: Object.fromEntries });
-console.log(JSON.stringify({ boot, wasm_seconds: best(wasm), wasm_tokens: encoder.encode_ordinary(text).length,
-  load_seconds: result.load_seconds, cold_seconds: best(result.cold), warm_seconds: best(result.warm),
-  count: result.count }));
+const result = pyodide.pyimport("unigram_pyodide")
+  .run(text, runs, cpu, () => encoder.encode_ordinary(text))
+  .toJs({ dict_converter: Object.fromEntries });
+console.log(JSON.stringify({ boot, ...result, wasm_tokens: encoder.encode_ordinary(text).length }));
 encoder.free();

