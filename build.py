@@ -133,17 +133,24 @@ def core_version() -> str:
 
 # --- npm -------------------------------------------------------------------------------
 
+NPM_STAMP = NODE_MODULES / ".ragchunk-lock"
+
+
+def npm_lock_hash() -> str:
+    return hashlib.sha256((ROOT / "package-lock.json").read_bytes()).hexdigest()
+
+
 def npm_ready() -> bool:
-    lock = ROOT / "package-lock.json"
-    stamp = NODE_MODULES / ".package-lock.json"
-    return stamp.is_file() and stamp.stat().st_mtime >= lock.stat().st_mtime and all(
-        (NODE_MODULES / "pyodide" / name).is_file() for name in PYODIDE_FILES
-    )
+    """node_modules was installed by ``npm ci`` from this very package-lock.json (a hash, not
+    a file time: a fresh checkout or a worktree has new times but the same lock)."""
+    return (NPM_STAMP.is_file() and NPM_STAMP.read_text(encoding="utf-8") == npm_lock_hash()
+            and all((NODE_MODULES / "pyodide" / name).is_file() for name in PYODIDE_FILES))
 
 
 def ensure_npm() -> None:
     if not npm_ready():
         run(["npm", "ci", "--no-audit", "--no-fund"], cwd=ROOT)
+        NPM_STAMP.write_text(npm_lock_hash(), encoding="utf-8")
 
 
 # --- tables ----------------------------------------------------------------------------

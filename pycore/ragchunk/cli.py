@@ -131,7 +131,8 @@ def build_parser() -> Parser:
                      help=f"the boundary packed: {', '.join(BY_CHOICES)} (default %(default)s)")
     cut.add_argument("--size", metavar="S", default="",
                      help="target chunk size in tokens (default with --model: the most the model reads whole)")
-    cut.add_argument("--overlap", metavar="O", required=True, help="most tokens repeated from the previous chunk")
+    cut.add_argument("--overlap", metavar="O", default="",
+                     help="most tokens repeated from the previous chunk (default an eighth of the size)")
     sizer = cut.add_mutually_exclusive_group()
     sizer.add_argument("--encoding", metavar="E", choices=tokenizer_names(),
                        help=f"exact tokens of one of {', '.join(tokenizer_names())} (default {DEFAULT_ENCODING})")
@@ -344,12 +345,12 @@ def run_models(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         print(json.dumps(model_catalog(), ensure_ascii=False, indent=2), file=out)
         return 0
-    print(f"{'model':<24}{'tokenizer':<19}{'limit':>7}{'chunk':>7}{'dims':>6}  {'prefix':<19}price/M", file=out)
+    print(f"{'model':<24}{'tokenizer':<19}{'limit':>7}{'chunk':>7}{'dims':>6}  {'prefix':<21}price/M", file=out)
     for model in MODELS:
         price = f"${model.price_per_million:.2f}" if model.price_per_million is not None else "open"
         prefix = repr(model.document_prefix) if model.document_prefix else "-"
         print(f"{model.id:<24}{model.tokenizer:<19}{model.limit:>7,}{model.max_chunk_tokens():>7,}"
-              f"{model.dimensions:>6,}  {prefix:<19}{price}", file=out)
+              f"{model.dimensions:>6,}  {prefix:<21}{price}", file=out)
     print("chunk: the largest chunk the model reads whole (its limit less its special tokens)", file=out)
     return 0
 

@@ -160,7 +160,7 @@ def check_model_size(model: Model, size: int, prefix: bool = False) -> int:
 
 def read_split_form(form: dict[str, str], *, decimal_comma: bool = False) -> SplitOptions:
     """Split settings from strings as typed: ``by``, ``chunk_size`` (empty with a model: the
-    model's largest), ``overlap``, and either ``model`` (with ``prefix`` "true" to leave
+    model's largest), ``overlap`` (empty: an eighth of the size), and either ``model`` (with ``prefix`` "true" to leave
     room for its document prefix), ``chars_per_token`` (the estimate) or ``encoding``
     (default :data:`DEFAULT_ENCODING`).
 
@@ -179,8 +179,9 @@ def read_split_form(form: dict[str, str], *, decimal_comma: bool = False) -> Spl
     raw_size = str(form.get("chunk_size", ""))
     size = None if model is not None and not raw_size.strip() else attempt(
         read_count, "chunk_size", raw_size, 1, MAX_CHUNK_SIZE, "tokens", decimal_comma)
-    overlap = attempt(read_count, "overlap", str(form.get("overlap", "")), 0, MAX_CHUNK_SIZE - 1, "tokens",
-                      decimal_comma)
+    raw_overlap = str(form.get("overlap", ""))
+    overlap = None if not raw_overlap.strip() else attempt(
+        read_count, "overlap", raw_overlap, 0, MAX_CHUNK_SIZE - 1, "tokens", decimal_comma)
     prefix = str(form.get("prefix", "")).strip().lower() in ("1", "true", "yes", "on")
     context = attempt(check_context, str(form.get("context") or "none"))
     tokenizer: Any = None

@@ -755,6 +755,16 @@ def test_cli_split_usage_errors(capsys, argv, flag, fix):
     assert flag in lines[0] and fix in lines[0], lines[0]
 
 
+def test_cli_split_without_overlap_repeats_an_eighth_of_the_size_like_the_library(capsys):
+    doc = DOCS[0]
+    code, out, err = run_cli(capsys, "split", str(doc), "--by", "sentences", "--size", "64")
+    assert (code, err) == (0, "")
+    text = doc.read_text(encoding="utf-8")
+    assert out == to_jsonl(split(text, by="sentences", size=64), Document(str(doc), text))
+    overlaps = [json.loads(line)["overlap_tokens"] for line in out.splitlines()]
+    assert max(overlaps) == 8 and overlaps[0] == 0
+
+
 def test_cli_split_a_size_too_small_for_a_document_names_it_and_the_flag(capsys):
     code, out, err = run_cli(capsys, "split", "-", "--size", "1", "--overlap", "0", stdin="👨\u200d👩\u200d👧 text".encode())
     assert (code, out) == (1, "")
