@@ -52,6 +52,7 @@ from .readers.formats import read_document
 from .readers.text import of_text
 from .records import Document, langchain_json, page_columns, records, to_jsonl
 from .stats import compute_stats
+from .steps import drive
 from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_PAGE_BYTES_BY_KIND, MAX_PAGE_DOCUMENT_BYTES, form_spec
 from .sizing import TokenSizer
 from .splitter import Prepared, Split, pack_steps, prepare_text
@@ -119,14 +120,7 @@ class Workspace:
     def handle(self, kind: str, payload_json: str = "{}", document: str | bytes | None = None,
                progress: Progress | None = None) -> str:
         """Answer one request to the end; never raises. ``progress(stage, done, total)`` hears each step."""
-        steps = self.run(kind, payload_json, document)
-        while True:
-            try:
-                step = next(steps)
-            except StopIteration as done:
-                return done.value
-            if progress is not None:
-                progress(*step)
+        return drive(self.run(kind, payload_json, document), None if progress is None else lambda step: progress(*step))
 
     def run(self, kind: str, payload_json: str = "{}", document: str | bytes | None = None) -> Steps:
         """Answer one request step by step: yields ``(stage, done, total)``, returns the reply JSON.

@@ -97,7 +97,8 @@ def build_parser() -> Parser:
     versus.add_argument("paths", metavar="PATH", nargs="+", help="files, folders (walked in sorted order) or -")
     versus.add_argument("--size", metavar="S", default="",
                         help="target chunk size in tokens (default with --model: its largest; else 512)")
-    versus.add_argument("--overlap", metavar="O", default="64", help="overlap in tokens (default %(default)s)")
+    versus.add_argument("--overlap", metavar="O", default="",
+                        help="overlap in tokens (default an eighth of the size)")
     compared = versus.add_mutually_exclusive_group()
     compared.add_argument("--encoding", metavar="E", choices=tokenizer_names(),
                           help=f"one of {', '.join(tokenizer_names())} (default {DEFAULT_ENCODING})")

@@ -26,6 +26,7 @@ from .calculator import check_price
 from .options import SplitOptions
 from .segmentation import sentence_spans
 from .splitter import pack, prepare_text
+from .steps import drive
 from .structure import BY_CHOICES, Structure
 from .windowing import windows_of
 
@@ -93,23 +94,18 @@ def _has(points: list[int], start: int, end: int) -> bool:
     return index < len(points) and points[index] < end
 
 
-def compare(documents: Iterable[tuple[str, str]], *, size: int | None = None, overlap: int = 64,
+def compare(documents: Iterable[tuple[str, str]], *, size: int | None = None, overlap: int | None = None,
             tokenizer: object = None, model: str | None = None, price_per_million: float | None = None
             ) -> list[Comparison]:
     """One :class:`Comparison` per way of cutting (:data:`METHODS`), over every ``(source, text)``.
 
     Each document is encoded and parsed once; every method packs that preparation.
     """
-    steps = compare_steps(documents, size=size, overlap=overlap, tokenizer=tokenizer, model=model,
-                          price_per_million=price_per_million)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
+    return drive(compare_steps(documents, size=size, overlap=overlap, tokenizer=tokenizer, model=model,
+                               price_per_million=price_per_million))
 
 
-def compare_steps(documents: Iterable[tuple[str, str]], *, size: int | None = None, overlap: int = 64,
+def compare_steps(documents: Iterable[tuple[str, str]], *, size: int | None = None, overlap: int | None = None,
                   tokenizer: object = None, model: str | None = None, price_per_million: float | None = None
                   ) -> Generator[int, None, list[Comparison]]:
     """:func:`compare`, yielding the number of documents done after each one."""

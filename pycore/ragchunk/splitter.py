@@ -82,6 +82,7 @@ from .options import SplitOptions, unknown_by
 from .context import Context
 from .packer import Packer
 from .sizing import Sizing, prepare
+from .steps import drive
 from .stats import Stats, compute_stats
 from .structure import BY_CHOICES, Structure, UnitTree
 from .tokenizers import CharEstimate, Tokenizer
@@ -253,14 +254,7 @@ def prepare_text(text: str, sizing: Sizing, threads: int | None = None) -> Prepa
 def pack(prepared: Prepared, options: SplitOptions, progress: Callable[[int, int], None] | None = None) -> Split:
     """The chunks of a prepared text under ``options`` (whose sizer must be the one it was
     prepared with); ``progress(done, total)`` as for :func:`split`."""
-    steps = pack_steps(prepared, options)
-    while True:
-        try:
-            _, done, total = next(steps)
-        except StopIteration as finished:
-            return finished.value
-        if progress is not None:
-            progress(done, total)
+    return drive(pack_steps(prepared, options), None if progress is None else lambda step: progress(step[1], step[2]))
 
 
 def pack_steps(prepared: Prepared, options: SplitOptions) -> Generator[tuple[str, int, int], None, Split]:

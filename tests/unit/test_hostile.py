@@ -236,7 +236,7 @@ def _tokenizer_chars_per_char(text: str, by: str) -> float:
     return tokenizer.chars / len(text)
 
 
-def _calls(action) -> int:
+def calls_made(action) -> int:
     """Python and C function calls made by ``action()``: a deterministic measure of work."""
     count = 0
 
@@ -269,7 +269,7 @@ def test_tokenizer_work_per_character_does_not_grow(name):
 
 
 def _grows_linearly(action_for, small: str, large: str) -> tuple[int, int]:
-    a, b = _calls(lambda: action_for(small)), _calls(lambda: action_for(large))
+    a, b = calls_made(lambda: action_for(small)), calls_made(lambda: action_for(large))
     # 4x the text may cost at most ~4x the calls (plus a little for constant costs).
     assert b <= a * len(large) / len(small) * 1.2 + 200, (a, b)
     return a, b

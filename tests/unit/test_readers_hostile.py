@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from catalog import english
+from test_hostile import calls_made
 from ragchunk.errors import RagchunkError
 from ragchunk.readers import ReadOptions, docx, epub, html, notebook, rst, safety
 from ragchunk.readers.formats import read_document
@@ -283,23 +284,6 @@ def test_damaged_fixtures_give_text_or_one_clear_error(name):
 # --- linear work --------------------------------------------------------------------------
 
 
-def _calls(action) -> int:
-    """Python and C function calls made by ``action()``: a deterministic measure of work."""
-    count = 0
-
-    def profile(frame, event, arg):
-        nonlocal count
-        if event == "call" or event == "c_call":
-            count += 1
-
-    sys.setprofile(profile)
-    try:
-        action()
-    finally:
-        sys.setprofile(None)
-    return count
-
-
 def _html(piece: str):
     return lambda n: html.read((piece * n).encode(), "p.html", ReadOptions())
 
@@ -348,5 +332,5 @@ SLOW_BY_DESIGN = {
 @pytest.mark.parametrize("name", list(SLOW_BY_DESIGN))
 def test_work_grows_linearly(name):
     make = SLOW_BY_DESIGN[name]
-    small, large = _calls(lambda: make(500)), _calls(lambda: make(2000))
+    small, large = calls_made(lambda: make(500)), calls_made(lambda: make(2000))
     assert large <= 4 * small * 1.3, (name, small, large, large / small)

@@ -192,6 +192,18 @@ export function readerOf(document, name = "") {
   return pdf || /\.pdf$/i.test(name) ? "pdf" : null;
 }
 
+// A macrotask boundary through a MessageChannel (no 4 ms clamp, unlike setTimeout): the
+// realm's other work runs (a worker's message queue, so a cancel is heard; on the page,
+// input and paints), between two steps of a request.
+const channel = new MessageChannel();
+const waiting = [];
+channel.port1.onmessage = () => waiting.shift()?.();
+export const pause = () =>
+  new Promise((resolve) => {
+    waiting.push(resolve);
+    channel.port2.postMessage(null);
+  });
+
 /**
  * Answer one request of the protocol with a booted `engine`: loads what it needs (an
  * encoder, a model's tables, a reader's wheel), then runs the request step by step (Python

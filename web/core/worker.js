@@ -11,7 +11,7 @@
 //        {type: "ready", version, bootMs} | {type: "failed", message}
 // Documents live in Python's workspace by id ("load" answers {doc}); a settings change
 // re-packs a loaded document without encoding it again.
-import { answerRequest, BOOT_STAGES, bootEngine } from "./engine.js";
+import { answerRequest, BOOT_STAGES, bootEngine, pause } from "./engine.js";
 
 let engine = null;
 let queue = Promise.resolve();
@@ -21,16 +21,6 @@ const cancelled = new Set();
 const progress = (id) => (stage, done, total, params = {}) =>
   postMessage({ type: "progress", ...(id === undefined ? {} : { id }), stage, done, total, params });
 
-// A macrotask boundary through a MessageChannel (no 4 ms clamp, unlike setTimeout): the
-// worker's message queue runs, so a cancel is heard between two steps of a request.
-const channel = new MessageChannel();
-const waiting = [];
-channel.port1.onmessage = () => waiting.shift()?.();
-const pause = () =>
-  new Promise((resolve) => {
-    waiting.push(resolve);
-    channel.port2.postMessage(null);
-  });
 
 async function answer(message) {
   if (cancelled.delete(message.id)) return { id: message.id, ok: false, cancelled: true };

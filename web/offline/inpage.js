@@ -8,7 +8,7 @@
 // page paints and handles input, so cancel() stops a running request at its next step,
 // as the worker does; the engine is never rebooted.
 import { Cancelled } from "../core/bridge.js";
-import { answerRequest, BOOT_STAGES, bootEngine } from "../core/engine.js";
+import { answerRequest, BOOT_STAGES, bootEngine, pause } from "../core/engine.js";
 
 // A paint before Python takes the thread, so "Tokenizing…" is on screen while it works.
 // (requestAnimationFrame does not fire in a hidden tab; the timeout covers that.)
@@ -16,15 +16,6 @@ const nextPaint = () =>
   new Promise((resolve) => {
     requestAnimationFrame(() => setTimeout(resolve, 0));
     setTimeout(resolve, 100);
-  });
-// Between steps: a macrotask boundary (input and paints run) without setTimeout's clamp.
-const channel = new MessageChannel();
-const waiting = [];
-channel.port1.onmessage = () => waiting.shift()?.();
-const pause = () =>
-  new Promise((resolve) => {
-    waiting.push(resolve);
-    channel.port2.postMessage(null);
   });
 
 export class InPageCore extends EventTarget {

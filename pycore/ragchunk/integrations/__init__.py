@@ -43,7 +43,7 @@ def require(module: str, extra: str) -> ModuleType:
     except ImportError as err:
         missing = err.name or module
         if module == missing or module.startswith(missing + "."):
-            message = f'{module} is not installed: pip install "ragchunk[{extra}]"'
-        else:
-            message = f'{module} cannot be imported ({missing} is missing): pip install "ragchunk[{extra}]"'
-        raise RagchunkError("extra", message, "extra_missing", {"module": module, "extra": extra}) from None
+            raise RagchunkError("extra", f'{module} is not installed: pip install "ragchunk[{extra}]"',
+                                "extra_missing", {"module": module, "extra": extra}) from None
+        raise RagchunkError("extra", f'{module} cannot be imported ({missing} is missing): pip install "ragchunk[{extra}]"',
+                            "extra_import_failed", {"module": module, "missing": missing, "extra": extra}) from None

@@ -12,7 +12,6 @@ from typing import Any
 
 from ..errors import RagchunkError
 from ..options import SplitOptions
-from ..settings import DEFAULT_OVERLAP
 from ..tokenizers import CharEstimate
 
 __all__ = ["ON_ERROR", "check_on_error", "counter", "split_options"]
@@ -20,13 +19,14 @@ __all__ = ["ON_ERROR", "check_on_error", "counter", "split_options"]
 ON_ERROR = ("raise", "skip", "record")
 
 
-def split_options(*, by: str = "headings", size: int | None = None, overlap: int = DEFAULT_OVERLAP,
+def split_options(*, by: str = "headings", size: int | None = None, overlap: int | None = None,
                   tokenizer: Any = None, model: str | None = None, prefix: bool = False,
                   context: str = "none") -> SplitOptions:
     """The validated options of a split, from the keywords of :func:`ragchunk.split`.
 
     ``model`` (see :mod:`ragchunk.models`) picks the tokenizer and caps the size at what
-    it reads whole (the size defaults to that); ``prefix`` leaves room for its document
+    it reads whole (the size defaults to that); ``overlap`` defaults to an eighth of the
+    size, as in :func:`ragchunk.split`; ``prefix`` leaves room for its document
     prefix; ``context="headings"`` gives each record an ``embed_text``. Raises
     :class:`RagchunkError` naming the field for a bad value (an unknown keyword is a
     ``TypeError``, as for any Python function).

@@ -119,9 +119,9 @@ def document_records(source: str, document: Any, options: SplitOptions, on_error
             return result.records()
         reason, field = result.error, result.field or "text"
     if on_error == "raise":
-        # A reader's message names the file already.
-        message = reason if source and reason.startswith(source) else f"{source}: {reason}"
-        raise RagchunkError(field, message, "document_failed", {"source": source, "reason": reason})
+        if source and reason.startswith(source):  # a reader's message names the file already
+            raise RagchunkError(field, reason, "document_refused", {"source": source, "reason": reason})
+        raise RagchunkError(field, f"{source}: {reason}", "document_failed", {"source": source, "reason": reason})
     if on_error == "skip":
         return []
     return [{"source": source, "error": reason}]

@@ -35,7 +35,6 @@ from typing import Any
 
 from ..errors import RagchunkError
 from ..records import records
-from ..settings import DEFAULT_OVERLAP
 from ..splitter import split_with
 from . import require
 from ._options import counter, split_options
@@ -74,7 +73,7 @@ def _splitter_class() -> type:
         here, and for a text that cannot be split, when splitting.
         """
 
-        def __init__(self, chunk_size: int | None = None, chunk_overlap: int = DEFAULT_OVERLAP, *,
+        def __init__(self, chunk_size: int | None = None, chunk_overlap: int | None = None, *,
                      by: str = "headings", tokenizer: Any = None, model: str | None = None, prefix: bool = False,
                      context: str = "none") -> None:
             options = split_options(by=by, size=chunk_size, overlap=chunk_overlap, tokenizer=tokenizer, model=model,

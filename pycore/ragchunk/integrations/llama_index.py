@@ -37,7 +37,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..records import records
-from ..settings import DEFAULT_OVERLAP
 from ..splitter import split_with
 from . import require
 from ._options import split_options
@@ -65,7 +64,7 @@ def _parser_class() -> type:
         """
 
         chunk_size: int | None = None
-        chunk_overlap: int = DEFAULT_OVERLAP
+        chunk_overlap: int | None = None
         by: str = "headings"
         tokenizer: Any = None
         model: str | None = None
@@ -87,7 +86,7 @@ def _parser_class() -> type:
         @staticmethod
         def _settings(data: dict[str, Any]) -> Any:
             return split_options(by=data.get("by", "headings"), size=data.get("chunk_size"),
-                                 overlap=data.get("chunk_overlap", DEFAULT_OVERLAP), tokenizer=data.get("tokenizer"),
+                                 overlap=data.get("chunk_overlap"), tokenizer=data.get("tokenizer"),
                                  model=data.get("model"), prefix=data.get("prefix", False),
                                  context=data.get("context", "none"))
 

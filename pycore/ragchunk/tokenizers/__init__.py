@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from ..errors import RagchunkError, UnknownEncodingError
 from ..settings import DEFAULT_ENCODING, ENCODINGS
+from ..steps import drive
 from . import bpe
 from .base import Encoded, Tokenizer
 from .bpe import TiktokenTokenizer, WasmTokenizer
@@ -80,14 +81,8 @@ def encode_in_pieces(tokenizer: Tokenizer, text: str, progress: Callable[[int, i
     >>> calls[-1], len(calls)
     ((10500, 10500), 3)
     """
-    steps = encode_steps(tokenizer, text, piece)
-    while True:
-        try:
-            _, done, total = next(steps)
-        except StopIteration as finished:
-            return finished.value
-        if progress is not None:
-            progress(done, total)
+    return drive(encode_steps(tokenizer, text, piece),
+                 None if progress is None else lambda step: progress(step[1], step[2]))
 
 
 def encode_steps(tokenizer: Tokenizer, text: str, piece: int | None = None) -> Generator[tuple[str, int, int], None,
