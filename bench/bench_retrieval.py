@@ -64,7 +64,7 @@ def chunk_all(row: rowlib.Row, corpora: dict[str, str], count) -> tuple[list[tup
     started = time.perf_counter()
     for name, text in corpora.items():
         chunks = row.chunk(text)
-        for start, end, chunk in chunks:
+        for start, end, _chunk in chunks:
             if not 0 <= start <= end <= len(text):
                 raise ValueError(f"{row.name}: span {start}-{end} outside {name}")
         tokens = [count(chunk) for _, _, chunk in chunks]

@@ -250,7 +250,9 @@ def main() -> None:
     references: dict[str, float] = {}
     for name, text in texts.items():
         tokenizer.encode(text)  # warm caches so the reference is not a first call
-        reference = lambda text=text: encoding.encode_ordinary(text)
+        def reference(text=text):
+            return encoding.encode_ordinary(text)
+
         references[name], _ = median_seconds(reference, args.runs)
         rows.append({"splitter": "ragchunk split (headings)",
                      **measure(name, text, ragchunk_splitter(), reference, args.runs, count)})

@@ -47,7 +47,6 @@ from .compare import compare_steps
 from .errors import RagchunkError
 from .fields import FormErrors, read_calc_form
 from .options import SplitOptions, read_split_form
-from .readers import Extracted
 from .readers.formats import read_document
 from .readers.text import of_text
 from .records import Document, langchain_json, page_columns, records, to_jsonl

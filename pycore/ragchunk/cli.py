@@ -22,7 +22,7 @@ from .errors import NotTextError, RagchunkError
 from .fields import FormErrors, read_calc_form, read_count, read_price
 from .files import find_files, read_file
 from .options import read_split_form
-from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, ENCODINGS, MAX_CHUNK_SIZE
+from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE
 from .stats import compute_stats, format_stats
 from .structure import BY_CHOICES
 from .readers import ReadOptions

@@ -391,7 +391,7 @@ class Packer:
         aim = max(aim, pos + 1)
         half = pos + (aim - pos) // 2
         glued = None
-        for glued in _GLUED_END.finditer(text, half, aim):
+        for glued in _GLUED_END.finditer(text, half, aim):  # noqa: B007 (the last match is wanted)
             pass
         if glued is not None and glued.end() < e and floor_boundary(text, glued.end(), pos) == glued.end():
             return glued.end()

@@ -113,7 +113,9 @@ def test_switching_encoding_loads_its_table_lazily(page, watch, encoding):
     calc.set("chunk_size", "40")
     calc.set("overlap", "8")
     calc.paste(MULTILINGUAL)
-    tables = lambda: [r.url.rsplit("/", 1)[-1] for r in watch.requests if "/encoders/" in r.url]
+    def tables():
+        return [r.url.rsplit("/", 1)[-1] for r in watch.requests if "/encoders/" in r.url]
+
     assert tables() == ["cl100k_base.json"]
     calc.after_request(lambda: page.select_option("#encoding", encoding))
     assert tables() == ["cl100k_base.json", f"{encoding}.json"]
@@ -178,7 +180,7 @@ def test_binary_files_are_refused_and_named(page, name, data, what):
 
 def test_invalid_utf8_is_decoded_with_replacement_and_said(page):
     calc = CalculatorPage(page).open()
-    data = "Café au lait, naïve résumé. ".encode("utf-8") * 3 + b"caf\xe9 \xff\xfe broken" + b" end"
+    data = "Café au lait, naïve résumé. ".encode() * 3 + b"caf\xe9 \xff\xfe broken" + b" end"
     calc.choose_file("latin1.txt", data)
     text = data.decode("utf-8", errors="replace")
     assert calc.token_count() == get_tokenizer().count(text)

@@ -32,7 +32,7 @@ def test_utf8():
 
 
 def test_utf8_bom_is_dropped():
-    document = decode_document(b"\xef\xbb\xbf" + "# Заголовок\n".encode("utf-8"))
+    document = decode_document(b"\xef\xbb\xbf" + "# Заголовок\n".encode())
     assert document.text == "# Заголовок\n"
     assert document.notes == [] and document.replaced == 0
 

@@ -456,7 +456,7 @@ class _Reader:
             if line.startswith("=") and SIMPLE_BORDER.fullmatch(line):
                 continue
             cells = []
-            for index, (start, end) in enumerate(spans):
+            for index, (start, _end) in enumerate(spans):
                 stop = spans[index + 1][0] if index + 1 < len(spans) else len(line)
                 cells.append(line[start:stop].strip())
             if rows and not cells[0] and len(spans) > 1:
