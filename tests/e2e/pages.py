@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from playwright.sync_api import Page
 
 BOOT_TIMEOUT_MS = 60_000
+
+
+GROUPED = re.compile(r"\d{1,3}(?:,\d{3})*")
+
+
+def number(text: str) -> int:
+    """A whole number as the English page shows it ("11,408"); anything else is an error."""
+    assert GROUPED.fullmatch(text.strip()), f"not a number as the page writes one: {text!r}"
+    return int(text.replace(",", ""))
 
 
 def wait_language(page: Page, lang: str) -> None:
@@ -46,6 +57,35 @@ class ToolPage:
     def choose_file(self, name: str, data: bytes, mime: str | None = None) -> None:
         file = {"name": name, "mimeType": mime or self.default_mime, "buffer": data}
         self.after_request(lambda: self.page.set_input_files("#file", files=[file]))
+
+    def choose_files(self, files: list[Path]) -> None:
+        """Choose several files at once in "Choose files…" and wait for the whole run."""
+        self.after_request(lambda: self.page.set_input_files("#file", files=files))
+
+    def choose_folder(self, folder: Path) -> None:
+        """Choose a folder in "Choose a folder…" (its files, subfolders too) and wait for the run."""
+        self.after_request(lambda: self.page.set_input_files("#folder", files=folder))
+
+    def drop_files(self, files: dict[str, bytes]) -> None:
+        """Drop loose files on the panel, as dragged from the desktop, and wait for the run."""
+        self.after_request(lambda: self.page.evaluate(
+            """files => {
+                const transfer = new DataTransfer();
+                for (const [name, bytes] of files) transfer.items.add(new File([new Uint8Array(bytes)], name));
+                document.querySelector('#drop').dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, bubbles: true}));
+            }""",
+            [[name, list(data)] for name, data in files.items()],
+        ))
+
+    def rows(self, selector: str) -> list[list[str]]:
+        """The cells of each table row ``selector`` matches, as shown."""
+        return self.page.eval_on_selector_all(selector, "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+
+    def download(self, button: str) -> tuple[str, bytes]:
+        """Click a download button: the suggested file name and the bytes saved."""
+        with self.page.expect_download() as info:
+            self.page.click(button)
+        return info.value.suggested_filename, Path(info.value.path()).read_bytes()
 
 
 class CalculatorPage(ToolPage):

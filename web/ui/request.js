@@ -31,10 +31,12 @@ export class DocumentRequests {
     this.seq = 0;
     this.doc = null; // the id of the current document in the core's workspace
     this.loaded = null; // what "load" said of it: {doc, name, chars, kind, title, pages, notes, note_details}
-    // A restarted worker has an empty workspace.
+    // A restarted worker has an empty workspace: the results of its documents go with them
+    // (a corpus shown before a cancelled run included; its downloads and pages are gone).
     core.addEventListener("restarting", () => {
       this.doc = null;
       this.hasDocument = false;
+      this.clear();
     });
     $("cancel").addEventListener("click", () => core.cancel());
     document.addEventListener("keydown", (event) => {

@@ -306,6 +306,12 @@ function renderFiles(counts) {
   showText($("files-chunks"), integer(counts.reduce((sum, [, n]) => sum + n, 0)));
 }
 
+// A restarted worker has lost the files' documents: a new tokenizer could not count them again.
+core.addEventListener("restarting", () => {
+  files = [];
+  $("files").hidden = true;
+});
+
 /** A single document replaces the files. */
 function leaveFiles() {
   filesRun++;
