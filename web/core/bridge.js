@@ -84,8 +84,9 @@ export class Core extends EventTarget {
    * CANCEL_GRACE_MS is restarted instead.
    */
   cancel() {
-    if (!this.pending.size) return;
+    // Counted even when nothing waits (between two files of a run), so the run stops there.
     this.cancels++;
+    if (!this.pending.size) return;
     for (const id of this.pending.keys()) this.worker.postMessage({ type: "cancel", id });
     clearTimeout(this.graceTimer);
     this.graceTimer = setTimeout(() => this.restart(), CANCEL_GRACE_MS);

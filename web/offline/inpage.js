@@ -96,7 +96,7 @@ export class InPageCore extends EventTarget {
 
   /** Stop every pending request at its next step; each rejects with Cancelled (see the note at the top). */
   cancel() {
-    if (this.pending.size) this.cancels++;
+    this.cancels++; // as bridge.js: counted between two requests of a run too
     for (const id of this.pending.keys()) this.cancelled.add(id);
   }
 }
