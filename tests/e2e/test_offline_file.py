@@ -153,11 +153,13 @@ def test_cancel_rejects_the_pending_request_and_the_core_stays_usable(offline_pa
             const core = globalThis.ragchunkCore();  // the page's own core (one per page)
             const events = [];
             for (const type of ['restarting', 'ready']) core.addEventListener(type, () => events.push(type));
-            const pending = core.request('analyze', {encoding: 'cl100k_base', chunk_size: 40, overlap: 8}, text);
+            const settings = {encoding: 'cl100k_base', chunk_size: 40, overlap: 8};
+            const pending = core.request('load', {name: 'pasted.txt'}, text);
             const busy = core.busy;
             core.cancel();
             const cancelled = await pending.then(() => 'resolved', (error) => error.name);
-            const after = await core.request('analyze', {encoding: 'cl100k_base', chunk_size: 40, overlap: 8}, text);
+            const loaded = await core.request('load', {name: 'pasted.txt'}, text);
+            const after = await core.request('analyze', {...settings, doc: loaded.result.doc});
             return {busy, cancelled, events, busyAfter: core.busy, ok: after.ok, tokens: after.result?.tokens};
         }""",
         MULTILINGUAL,

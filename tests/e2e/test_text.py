@@ -164,7 +164,8 @@ def test_dropped_markdown_file_is_counted(page):
 @pytest.mark.parametrize(
     ("name", "data", "what"),
     [
-        ("report.pdf", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n", "a PDF document"),
+        # (a PDF is read by its reader, not refused: tests/e2e/test_readers.py)
+        ("notes.db", b"SQLite format 3\x00" + bytes(84), "an SQLite database"),
         ("photo.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(64), "a PNG image"),
         ("archive.md", b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + bytes(40), "a ZIP archive"),
         ("blob.bin", bytes(range(256)) * 4, "a binary file"),
