@@ -19,7 +19,11 @@ Figures per run:
 - the longest main-thread task while the page worked (``PerformanceObserver`` of
   ``longtask``; 0 when none took over 50 ms).
 
-    python3 bench/bench_memory.py [--sizes 1,10,50] [--json bench/out/memory.json]
+A corpus run too (``--corpus 2000:100``): that many Markdown files making that many MB in
+all, dropped on the splitter at once, read and split one by one; the same figures, and the
+rows of its documents table.
+
+    python3 bench/bench_memory.py [--sizes 1,10,50] [--corpus 2000:100] [--json bench/out/memory.json]
 """
 
 from __future__ import annotations
@@ -52,9 +56,27 @@ MAKE_FILE = """([base, size]) => {
     window.bigFile = new File(parts, 'big.md', {type: 'text/markdown'});
 }"""
 
+# Makes `count` files of about `size / count` bytes each (slices of `base` at line breaks).
+MAKE_FILES = """([base, count, size]) => {
+    const bytes = new TextEncoder().encode(base);
+    const each = Math.floor(size / count);
+    window.bigFiles = [];
+    for (let k = 0; k < count; k++) {
+        const from = (k * 7919) % Math.max(1, bytes.length - each);
+        const parts = [];
+        let left = each;
+        while (left > 0) {
+            const piece = bytes.subarray(left === each ? from : 0, Math.min(bytes.length, (left === each ? from : 0) + left));
+            parts.push(piece);
+            left -= piece.length;
+        }
+        window.bigFiles.push(new File(parts, `doc-${String(k).padStart(5, '0')}.md`, {type: 'text/markdown'}));
+    }
+}"""
+
 # Drops that file on #drop and resolves when the page has finished the request, with what it saw.
 DROP = """async () => {
-    const file = window.bigFile;
+    const files = window.bigFiles ?? [window.bigFile];
     window.longest = 0;
     new PerformanceObserver((list) => {
         for (const entry of list.getEntries()) window.longest = Math.max(window.longest, entry.duration);
@@ -66,13 +88,14 @@ DROP = """async () => {
     }).observe(drop, {attributes: true}));
     const start = performance.now();
     const transfer = new DataTransfer();
-    transfer.items.add(file);
+    for (const file of files) transfer.items.add(file);
     drop.dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, bubbles: true, cancelable: true}));
     await done;
     const ms = performance.now() - start;
     // Let a long task that ended with the request reach the observer.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    return {ms, bytes: file.size, longest: window.longest,
+    return {ms, bytes: files.reduce((sum, file) => sum + file.size, 0), files: files.length, longest: window.longest,
+            rows: document.querySelectorAll('#documents-body tr').length,
             status: document.querySelector('#text-status').textContent,
             error: document.querySelector('#text-error')?.textContent ?? ''};
 }"""
@@ -115,7 +138,7 @@ def renderer_peaks() -> dict[int, int]:
     return peaks
 
 
-def measure(playwright, base_url: str, tool: str, base: str, size: int) -> dict:
+def measure(playwright, base_url: str, tool: str, base: str, size: int, files: int = 0) -> dict:
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
     try:
         context = browser.new_context(base_url=base_url, service_workers="block")
@@ -124,7 +147,10 @@ def measure(playwright, base_url: str, tool: str, base: str, size: int) -> dict:
         page.goto("./" if tool == "count" else "./splitter.html")
         page.wait_for_selector('#core-status[data-state="ready"]', timeout=120_000)
         booted = max(renderer_peaks().values())
-        page.evaluate(MAKE_FILE, [base, size])
+        if files:
+            page.evaluate(MAKE_FILES, [base, files, size])
+        else:
+            page.evaluate(MAKE_FILE, [base, size])
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
         wall = time.perf_counter()
         seen = page.evaluate(DROP)
@@ -172,6 +198,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="1,10,50", help="document sizes in MB, comma-separated")
     parser.add_argument("--tools", default="count,split")
+    parser.add_argument("--corpus", default="2000:100", help="FILES:MB dropped on the splitter at once ('' for none)")
     parser.add_argument("--json", type=Path, default=ROOT / "bench" / "out" / "memory.json")
     args = parser.parse_args()
 
@@ -200,6 +227,16 @@ def main() -> int:
                     + (f"  error: {row['error']}" if row.get("error") and not row["crashed"] else ""),
                     flush=True,
                 )
+        if args.corpus:
+            count, size = args.corpus.split(":")
+            row = measure(playwright, base_url, "split", base, int(float(size) * MB), int(count))
+            results.append(row)
+            heap = (row["worker"] or {}).get("usedSize")
+            print(f"split {int(count):,} files, {row['mb']:.0f} MB  {row.get('ms', 0) / 1000:7.1f} s  "
+                  f"renderer peak {mib(row['peak'])} (after boot {mib(row['boot_peak'])})  "
+                  + (f"worker JS heap {mib(heap)}  " if heap is not None else "")
+                  + f"longest main-thread task {row.get('longest', 0):.0f} ms; {row.get('rows', 0):,} rows in the table"
+                  + (f"  CRASHED: {row['error']}" if row["crashed"] else ""), flush=True)
     server.shutdown()
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
