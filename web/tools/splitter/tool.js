@@ -683,7 +683,8 @@ async function runCompare() {
       percent(row.mid_sentence), percent(row.with_heading)];
     tr.append(method, ...values.map((value) => {
       const cell = document.createElement("td");
-      cell.textContent = value;
+      // fixed() and percent() are formatted when shown (and again in another language).
+      show(cell, "{value}", { value });
       return cell;
     }));
     return tr;
