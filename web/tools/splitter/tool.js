@@ -720,7 +720,11 @@ onLanguageChange(() => {
   if (corpusMode) renderDocuments();
 });
 $("settings").addEventListener("input", onSettings);
-$("settings").addEventListener("change", onSettings);
+// A text box re-splits as it is typed in ("input"); its "change" when the focus leaves it is
+// no news (it would split again and throw the list back to its first chunk).
+$("settings").addEventListener("change", (event) => {
+  if (event.target.type !== "text") onSettings();
+});
 $("settings").addEventListener("submit", (event) => event.preventDefault());
 bindUrlState({ by: $("by"), size: $("chunk_size"), overlap: $("overlap"), sizer: $("sizer"), cpt: $("chars_per_token"),
   context: $("context") });
