@@ -65,7 +65,7 @@ def form_spec() -> dict[str, object]:
 
     >>> spec = form_spec()
     >>> spec["defaults"]["chunk_size"], spec["tokenizers"]["xlm-roberta"]["tables"][0]["file"]
-    (512, 'xlmr-pieces.txt')
+    (512, 'xlmr-automaton.bin')
     """
     from .models import model_catalog
     from .tables import CATALOG, _load_catalog

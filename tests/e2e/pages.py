@@ -58,9 +58,12 @@ class ToolPage:
         file = {"name": name, "mimeType": mime or self.default_mime, "buffer": data}
         self.after_request(lambda: self.page.set_input_files("#file", files=[file]))
 
-    def choose_files(self, files: list[Path]) -> None:
-        """Choose several files at once in "Choose files…" and wait for the whole run."""
-        self.after_request(lambda: self.page.set_input_files("#file", files=files))
+    def choose_files(self, files: list[Path] | list[tuple[str, bytes]]) -> None:
+        """Choose several files at once in "Choose files…" (paths, or names with their bytes)
+        and wait for the whole run: the page counts a run once, at its end."""
+        chosen = [file if isinstance(file, Path) else
+                  {"name": file[0], "mimeType": "application/octet-stream", "buffer": file[1]} for file in files]
+        self.after_request(lambda: self.page.set_input_files("#file", files=chosen))
 
     def choose_folder(self, folder: Path) -> None:
         """Choose a folder in "Choose a folder…" (its files, subfolders too) and wait for the run."""
@@ -86,6 +89,27 @@ class ToolPage:
         with self.page.expect_download() as info:
             self.page.click(button)
         return info.value.suggested_filename, Path(info.value.path()).read_bytes()
+
+    def drop_file(self, name: str, data: bytes) -> None:
+        """Drop one file on the document panel, as a person drags it from the desktop."""
+        self.after_request(lambda: self.page.evaluate(
+            """([name, bytes]) => {
+                const transfer = new DataTransfer();
+                transfer.items.add(new File([new Uint8Array(bytes)], name));
+                document.querySelector('#drop').dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, bubbles: true}));
+            }""",
+            [name, list(data)],
+        ))
+
+    def errors(self) -> dict[str, str]:
+        """Every error message the page shows now, by the id of its slot."""
+        return self.page.eval_on_selector_all(
+            ".error[data-for]",
+            "slots => Object.fromEntries(slots.filter(s => s.textContent.trim()).map(s => [s.id, s.textContent]))",
+        )
+
+    def notes(self) -> list[str]:
+        return self.page.eval_on_selector_all("#text-notes li", "items => items.map(i => i.textContent)")
 
 
 class CalculatorPage(ToolPage):
@@ -116,6 +140,19 @@ class CalculatorPage(ToolPage):
 
     def token_count(self) -> int:
         return int(self.page.inner_text("#t-tokens").split(" ")[0].replace(",", ""))
+
+    def choose_model(self, model: str, recount: bool = False) -> None:
+        """Choose ``model`` in #model; ``recount``: a text is there and the model's tokenizer is
+        another, so wait until the page has counted it again."""
+        if recount:
+            self.after_request(lambda: self.page.select_option("#model", model))
+        else:
+            self.page.select_option("#model", model)
+        self.wait_core_numbers()
+
+    def shown(self, selector: str) -> str:
+        """The text of ``selector`` when it is visible, None when it is hidden."""
+        return self.page.inner_text(selector) if self.page.is_visible(selector) else None
 
     def windows(self) -> list[dict[str, str]]:
         return self.page.eval_on_selector_all(
@@ -153,3 +190,58 @@ class SplitterPage(ToolPage):
                 text: c.querySelector('.window-text').textContent,
             }))""",
         )
+
+    def cards_loaded(self) -> list[dict]:
+        """The cards drawn now whose chunk has come (not those still loading), with their token count."""
+        return self.page.eval_on_selector_all(
+            "#chunk-list .chunk-card:not([data-pending])",
+            """cards => cards.map(c => ({
+                id: Number(c.dataset.id),
+                meta: c.querySelector('.meta').textContent,
+                head: c.querySelector('mark.overlap')?.textContent ?? '',
+                text: c.querySelector('.window-text').textContent,
+            }))""",
+        )
+
+    def all_cards(self) -> list[dict]:
+        """Every chunk's card, scrolled into view in turn (the list draws only what is in view);
+        ``tokens`` is the count its line shows."""
+        total = int(self.stat("chunks").replace(",", ""))
+        seen: dict[int, dict] = {}
+        while len(seen) < total:
+            wanted = min(set(range(total)) - seen.keys())
+            self.page.eval_on_selector(
+                "#chunk-list",
+                "(list, [i, n]) => { list.scrollTop = i * document.querySelector('#chunk-spacer').offsetHeight / n; }",
+                [wanted, total],
+            )
+            self.page.wait_for_selector(f'#chunk-list .chunk-card[data-id="{wanted}"]:not([data-pending])')
+            for card in self.cards_loaded():
+                card["tokens"] = int(re.search(r"· ([\d,]+) tokens", card["meta"]).group(1).replace(",", ""))
+                seen[card["id"]] = card
+        return [seen[i] for i in range(total)]
+
+    def download_text(self, button: str, folder: Path) -> tuple[str, str]:
+        """Click a download button; the file's suggested name and its text (UTF-8)."""
+        with self.page.expect_download() as info:
+            self.page.click(f"#{button}")
+        saved = folder / info.value.suggested_filename
+        info.value.save_as(saved)
+        return info.value.suggested_filename, saved.read_text(encoding="utf-8")
+
+    def extracted_text(self) -> str:
+        """Open "The text read from the file" and return what it shows."""
+        self.page.click("#extracted summary")
+        self.page.wait_for_function("() => document.querySelector('#extracted-text').textContent.length > 0")
+        return self.page.text_content("#extracted-text")
+
+    def compare(self) -> list[list[str]]:
+        """Open the comparison, run it, and return its rows as the cells' texts (method first)."""
+        if not self.page.eval_on_selector("#compare", "d => d.open"):
+            self.page.click("#compare summary")
+        self.page.click("#compare-run")  # says "Comparing…" at once, until the core answers
+        self.page.wait_for_function("() => document.querySelector('#compare-status').textContent !== 'Comparing…'")
+        assert self.page.inner_text("#compare-status") == "", self.page.inner_text("#compare-status")
+        assert self.page.is_visible("#compare-table")
+        return self.page.eval_on_selector_all(
+            "#compare-body tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")

@@ -130,3 +130,22 @@ def test_binary_file_is_refused(page):
     splitter.choose_file("slides.pdf", b"%PDF-1.5\n%\xb5\xb5\xb5\xb5\n" + bytes(100), "application/pdf")
     assert page.inner_text("#text-error").startswith("slides.pdf is damaged or truncated and cannot be read as a PDF")
     assert not page.is_visible("#split-results")
+
+
+def test_leaving_a_box_after_typing_does_not_split_again(page):
+    """Typing re-splits; the box's change event when the focus leaves it must not split the
+    same document again (which threw the list back to its first chunk)."""
+    splitter = SplitterPage(page).open()
+    page.fill("#chunk_size", "64")
+    page.fill("#overlap", "8")
+    splitter.choose_file("ws-README.md", WS.encode("utf-8"))
+    finished, status = splitter.finished(), page.inner_text("#text-status")
+    page.eval_on_selector("#chunk-list", "list => { list.scrollTop = 5 * 208; }")
+    page.wait_for_selector('#chunk-list .chunk-card[data-id="9"]')
+    page.click("#by")  # the focus leaves #overlap: its change event fires
+    # A timer set now fires after the page's re-split debounce (set at the change): by then a
+    # re-split would have started (status "Splitting…") or finished (one more request).
+    page.evaluate("async () => { const { TEXT_DEBOUNCE_MS } = await import('./ui/document.js');"
+                  " await new Promise(done => setTimeout(done, TEXT_DEBOUNCE_MS + 100)); }")
+    assert (splitter.finished(), page.inner_text("#text-status")) == (finished, status)
+    assert page.eval_on_selector("#chunk-list", "list => list.scrollTop") == 5 * 208

@@ -311,3 +311,18 @@ def test_encoding_in_pieces_takes_the_typed_views_of_the_browser_adapter():
     encoded = encode_in_pieces(typed, text, piece=300)
     assert encoded.ids.typecode == "I" and list(encoded.ids) == real.encode(text)
     assert list(encoded.ends) == list(real.encode_with_offsets(text).ends)
+
+
+@pytest.mark.parametrize("name", ["bert-base-uncased", "xlm-roberta"])
+def test_the_page_fetches_exactly_the_tables_its_tokenizer_reads(monkeypatch, name):
+    """The worker provides OPEN_TOKENIZERS' tables and no others (web/core/engine.js): a table
+    the tokenizer reads that is not listed is missing in the page, one listed but unread is a
+    wasted download."""
+    from ragchunk import tables
+    from ragchunk.tokenizers import OPEN_TOKENIZERS, _build_default
+
+    read = tables.read
+    seen: list[str] = []
+    monkeypatch.setattr(tables, "read", lambda table: seen.append(table) or read(table))
+    _build_default(name)
+    assert sorted(set(seen)) == sorted(OPEN_TOKENIZERS[name][1])

@@ -127,7 +127,7 @@ OPEN_TOKENIZERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "bert-base-uncased": ("WordPiece, uncased (all-MiniLM, bge-*-en-v1.5, e5-*-v2, gte-*, nomic-embed-text)",
                           ("bert-uncased-vocab", "bert-uncased-chars")),
     "xlm-roberta": ("XLM-R sentencepiece Unigram (multilingual-e5-*, bge-m3)",
-                    ("xlmr-pieces", "xlmr-scores", "xlmr-normalizer", "xlmr-graphemes")),
+                    ("xlmr-automaton", "xlmr-scores", "xlmr-normalizer", "xlmr-graphemes")),
 }
 
 

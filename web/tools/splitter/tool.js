@@ -54,10 +54,13 @@ function modelOf(sizer) {
   return sizer.startsWith("model:") ? SPEC.models.find((m) => m.id === sizer.slice(6)) : null;
 }
 
+/** Whether the chunks leave room for `model`'s document prefix (the box is hidden for a model without one). */
+const withPrefix = (model) => Boolean(model?.document_prefix) && $("prefix").checked;
+
 function settings() {
   const sizer = $("sizer").value;
   const model = modelOf(sizer);
-  const counted = model ? { model: model.id, prefix: $("prefix").checked }
+  const counted = model ? { model: model.id, prefix: withPrefix(model) }
     : sizer === "estimate" ? { chars_per_token: $("chars_per_token").value } : { encoding: sizer };
   return {
     by: $("by").value,
@@ -88,7 +91,9 @@ let autoSize = $("chunk_size").defaultValue;
 function showModel() {
   const model = modelOf($("sizer").value);
   // A model's largest chunk is its default size: put it in the box unless a person typed their own.
-  const wanted = model ? String(model.limit - model.special_tokens) : $("chunk_size").defaultValue;
+  // With room left for its prefix it is smaller by the prefix (models.Model.max_chunk_tokens).
+  const prefix = withPrefix(model) ? model.prefix_tokens : 0;
+  const wanted = model ? String(model.limit - model.special_tokens - prefix) : $("chunk_size").defaultValue;
   if ($("chunk_size").value === autoSize && wanted !== autoSize) {
     $("chunk_size").value = wanted;
     autoSize = wanted;
@@ -678,7 +683,8 @@ async function runCompare() {
       percent(row.mid_sentence), percent(row.with_heading)];
     tr.append(method, ...values.map((value) => {
       const cell = document.createElement("td");
-      cell.textContent = value;
+      // fixed() and percent() are formatted when shown (and again in another language).
+      show(cell, "{value}", { value });
       return cell;
     }));
     return tr;
@@ -714,7 +720,11 @@ onLanguageChange(() => {
   if (corpusMode) renderDocuments();
 });
 $("settings").addEventListener("input", onSettings);
-$("settings").addEventListener("change", onSettings);
+// A text box re-splits as it is typed in ("input"); its "change" when the focus leaves it is
+// no news (it would split again and throw the list back to its first chunk).
+$("settings").addEventListener("change", (event) => {
+  if (event.target.type !== "text") onSettings();
+});
 $("settings").addEventListener("submit", (event) => event.preventDefault());
 bindUrlState({ by: $("by"), size: $("chunk_size"), overlap: $("overlap"), sizer: $("sizer"), cpt: $("chars_per_token"),
   context: $("context") });

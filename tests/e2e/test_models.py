@@ -1,0 +1,243 @@
+"""Embedding models in the page: the calculator's model choice (tokenizer, price, vectors,
+storage, the truncation warning), exact counts of the open models' tokenizers (equal to HF
+``tokenizers`` and to CPython's ragchunk), and the splitter sized for a model (every chunk
+within what the model reads; the download equal to ``ragchunk split --model``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+from pages import CalculatorPage, SplitterPage
+from ragchunk import RagchunkError, SplitOptions, get_model, get_tokenizer, plan, windows
+from ragchunk.models import model_figures
+from shown import integer, money, number, shown_bytes
+from test_splitter import cli_split
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT / "tests" / "tables") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tests" / "tables"))
+
+from xlmr_reference import reference_tokenizer  # noqa: E402 (tests/tables is put on the path above)
+
+WS = ROOT / "tests" / "data" / "md" / "ws-README.md"
+
+# English, Russian, Hindi, CJK, emoji sequences, and text in decomposed form (NFD: Latin,
+# Cyrillic, Vietnamese, Hangul jamo), ligatures and compatibility forms, a final sigma,
+# zero-width characters, and the models' special-token spellings as plain text.
+DECOMPOSED = unicodedata.normalize("NFD", "Café naïve résumé Ёлка йод Tiếng Việt 한국어 문장 Ångström")
+MULTILINGUAL = (
+    "# Chunking guide\n\nRetrieval-augmented generation splits documents into chunks. "
+    "Привет, мир! Это проверка токенизации: ёжик, съешь же ещё этих мягких булок.\n"
+    "नमस्ते दुनिया। यह हिंदी का एक वाक्य है॥ क्षत्रिय ज्ञान श्री\n"
+    "日本語のテキストと中文文本。한국어 문장도 있습니다. ｶﾀｶﾅ ひらがな 𠀋 豈\n"
+    "Emoji: 👋🏽 👨\u200d👩\u200d👧\u200d👦 🇺🇦 1\ufe0f\u20e3 ✨ — combining: Z\u0351\u036b\u0343a\u0310l\u0352go.\n"
+    f"Decomposed: {DECOMPOSED}. Forms: ﬁne ﬂow Ⅻ ① ㎏ ΣΊΣΥΦΟΣ ὈΔΥΣΣΕΎΣ İstanbul straße.\n"
+    "Zero\u200bwidth\u200cjoin\u2060ers, non\u00a0breaking\u202fspaces and\ttabs.\n"
+    "Specials as text: [CLS] [SEP] [MASK] [UNK] <s> </s> <mask> <pad> <|endoftext|>.\n\n"
+) * 6
+
+
+@pytest.fixture(scope="module")
+def hf(tmp_path_factory):
+    """The HF ``tokenizers`` references by ragchunk tokenizer name, built offline from pinned tables."""
+    from ragchunk import tables
+    from tokenizers import BertWordPieceTokenizer
+
+    vocab = tmp_path_factory.mktemp("bert") / "vocab.txt"
+    vocab.write_bytes(tables.read("bert-uncased-vocab"))
+    bert = BertWordPieceTokenizer(str(vocab), lowercase=True)
+    bert._tokenizer.encode_special_tokens = True
+    xlmr = reference_tokenizer(tmp_path_factory.mktemp("xlmr"))
+    xlmr.encode_special_tokens = True
+    return {"bert-base-uncased": bert, "xlm-roberta": xlmr}
+
+
+def vectors_text(figures: dict) -> str:
+    return f"{integer(figures['vectors'])} × {integer(figures['dimensions'])} dimensions"
+
+
+def storage_text(figures: dict) -> str:
+    return (f"{shown_bytes(figures['float32_bytes'])} as float32 · {shown_bytes(figures['int8_bytes'])} as int8"
+            f" · {shown_bytes(figures['binary_bytes'])} binary")
+
+
+# --- the calculator's model choice ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("model_id", ["bge-small-en-v1.5", "multilingual-e5-small", "text-embedding-3-small"])
+def test_a_model_fills_its_tokenizer_price_and_figures(page, model_id):
+    model = get_model(model_id)
+    calc = CalculatorPage(page).open()
+    calc.wait_core_numbers()
+    assert calc.shown("#vectors-row") is None, "no model, no vectors"
+    calc.set("doc", "1000000000")
+    calc.set("chunk_size", "500")
+    calc.choose_model(model_id)
+    assert page.input_value("#encoding") == model.tokenizer
+    assert calc.shown("#model-hint") == (
+        f"{model.id} reads {integer(model.limit)} tokens ({model.special_tokens} of them its special tokens) and makes"
+        f" vectors of {integer(model.dimensions)} dimensions; your text is counted with {model.tokenizer}.")
+    expected = plan(10**9, 500, 64, model.price_per_million)
+    figures = model_figures(model, expected.chunks, 500)
+    assert calc.result("chunks") == integer(expected.chunks)
+    assert calc.shown("#r-vectors") == vectors_text(figures)
+    assert calc.shown("#r-storage") == storage_text(figures)
+    if model.price_per_million is None:
+        assert page.input_value("#price") == ""
+        assert calc.result("cost") == "enter a price"
+    else:
+        assert float(page.input_value("#price")) == model.price_per_million
+        assert calc.result("cost") == f"{money(expected.cost)} at {model.price_per_million:g} per million tokens"
+    assert calc.shown("#model-warning") is None, "500 tokens fit each of these models"
+
+
+@pytest.mark.parametrize(("model_id", "largest", "prefix"), [
+    ("bge-small-en-v1.5", 510, ""),
+    ("multilingual-e5-small", 508, "passage:"),
+])
+def test_a_chunk_size_over_what_the_model_reads_is_warned_about(page, model_id, largest, prefix):
+    model = get_model(model_id)
+    assert model_figures(model, 1, 1)["largest_chunk"] == largest
+    calc = CalculatorPage(page).open()
+    calc.choose_model(model_id)
+    for size, cut in ((1000, True), (largest + 1, True), (largest, False), (largest - 100, False)):
+        calc.set("chunk_size", str(size))
+        calc.wait_core_numbers()
+        warning = calc.shown("#model-warning")
+        if not cut:
+            assert warning is None, (size, warning)
+            continue
+        embedded = f" embedded with its prefix “{prefix}”" if prefix else ""
+        assert warning == (
+            f"{model.id} cuts off everything past {largest} tokens of a chunk{embedded}: at a chunk size of"
+            f" {integer(size)} the rest of each chunk would be lost; use at most {largest}."), size
+        # The warning does not stop the arithmetic: the figures are those of the size typed.
+        chunks = plan(10_000, size, 64).chunks
+        assert calc.result("chunks") == integer(chunks)
+        assert calc.shown("#r-vectors") == vectors_text(model_figures(model, chunks, size))
+
+
+def test_a_models_price_replaces_only_the_price_the_page_put_there(page):
+    calc = CalculatorPage(page).open()
+    calc.choose_model("text-embedding-3-small")
+    assert page.input_value("#price") == "0.02"
+    calc.choose_model("text-embedding-3-large")
+    assert page.input_value("#price") == str(get_model("text-embedding-3-large").price_per_million)
+    calc.choose_model("bge-base-en-v1.5")
+    assert page.input_value("#price") == "", "an open model has no price: the page's own goes"
+    assert calc.result("cost") == "enter a price"
+    calc.set("price", "0.5")
+    calc.choose_model("text-embedding-3-small")
+    assert page.input_value("#price") == "0.5", "a price a person typed stays"
+    calc.wait_core_numbers()
+    assert calc.result("cost").endswith(" at 0.5 per million tokens")
+    calc.choose_model("")
+    assert calc.shown("#vectors-row") is None and calc.shown("#storage-row") is None
+    assert calc.shown("#model-warning") is None
+    assert page.inner_text("#model-hint") == ""
+
+
+# --- exact counts of the open models' tokenizers ---------------------------------------------
+
+
+@pytest.mark.parametrize("model_id", ["bge-small-en-v1.5", "multilingual-e5-small"])
+def test_open_models_count_pasted_text_like_hf_tokenizers(page, hf, model_id):
+    model = get_model(model_id)
+    name = model.tokenizer
+    reference = hf[name].encode(MULTILINGUAL, add_special_tokens=False)
+    ragchunk_count = get_tokenizer(name).count(MULTILINGUAL)
+    assert ragchunk_count == len(reference.ids)
+    calc = CalculatorPage(page).open()
+    calc.paste(MULTILINGUAL)
+    assert calc.token_count() == get_tokenizer("cl100k_base").count(MULTILINGUAL)
+    calc.choose_model(model_id, recount=True)
+    # What the page shows: content tokens, the model's special tokens aside (the core's count).
+    assert page.inner_text("#t-tokens") == f"{integer(len(reference.ids))} ({name})"
+    assert number(page.inner_text("#t-chars")) == len(MULTILINGUAL), "the box kept the text as it was pasted"
+    assert page.input_value("#doc") == str(len(reference.ids))
+    calc.wait_core_numbers()
+    chunks = plan(len(reference.ids), 512, 64).chunks
+    assert calc.result("chunks") == integer(chunks)
+    assert calc.shown("#r-vectors") == vectors_text(model_figures(model, chunks, 512))
+    # The first windows are cut at the same tokens as CPython's (offsets through each word's span).
+    cut = windows(MULTILINGUAL, 512, 64, get_tokenizer(name))
+    shown = calc.windows()
+    assert shown and len(shown) <= len(cut)
+    for seen, window in zip(shown, cut):
+        assert (seen["text"], seen["tokens"]) == (window.text, window.tokens)
+    assert f"of {len(cut)})" in page.inner_text("#preview-title")
+
+
+# --- the splitter sized for a model ----------------------------------------------------------
+
+
+def multilingual_markdown() -> str:
+    sections = [("Обзор", "Привет, мир! Это проверка токенизации."), ("हिंदी", "नमस्ते दुनिया। यह हिंदी का एक वाक्य है॥"),
+                ("日本語と中文", "日本語のテキストと中文文本。"), ("Mixed", MULTILINGUAL.replace("# Chunking guide\n\n", ""))]
+    parts = ["# Multilingual guide\n\nA guide in many languages, to be embedded by a multilingual model.\n"]
+    for title, body in sections:
+        parts.append(f"## {title}\n\n" + "\n\n".join([body] * 8) + "\n")
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize(("model_id", "prefix"), [("all-MiniLM-L6-v2", False), ("multilingual-e5-small", True)])
+def test_the_splitter_keeps_every_chunk_within_what_the_model_reads(page, tmp_path, model_id, prefix):
+    model = get_model(model_id)
+    source = WS if model.tokenizer == "bert-base-uncased" else tmp_path / "multilingual.md"
+    if not source.exists():
+        source.write_text(multilingual_markdown(), encoding="utf-8")
+    text = source.read_text(encoding="utf-8")
+    largest = model.max_chunk_tokens(prefix=prefix)
+    splitter = SplitterPage(page).open()
+    page.select_option("#sizer", f"model:{model_id}")
+    assert page.is_visible("#prefix-field") == bool(model.document_prefix)
+    if prefix:
+        page.check("#prefix")
+    # The page puts the largest chunk the model reads whole in the size box (with the prefix's room).
+    assert page.input_value("#chunk_size") == str(largest)
+    splitter.choose_file(source.name, source.read_bytes())
+    assert splitter.errors() == {}
+    assert page.inner_text("#s-tokenizer").startswith(
+        f"Sizes are exact token counts of {model.id} ({model.tokenizer}) of each chunk's final text.")
+    tokenizer = get_tokenizer(model.tokenizer)
+    cards = splitter.all_cards()
+    assert len(cards) > 3
+    for card in cards:
+        assert card["tokens"] <= largest, card["meta"]
+        assert card["tokens"] == tokenizer.count(card["text"]), card["meta"]
+    assert max(card["tokens"] for card in cards) > largest // 2, "chunks come near the limit"
+    low, _, high = (number(n) for n in splitter.stat("range").split(" / "))
+    assert (low, high) == (min(c["tokens"] for c in cards), max(c["tokens"] for c in cards))
+
+    name, jsonl = splitter.download_text("download", tmp_path)
+    assert name == f"{source.stem}.chunks.jsonl"
+    flags = ["--by", "headings", "--size", str(largest), "--overlap", "64", "--model", model_id]
+    expected = cli_split(source, *flags, *(["--prefix"] if prefix else []))
+    assert jsonl == expected
+    records = [json.loads(line) for line in jsonl.splitlines()]
+    assert [r["text"] for r in records] == [c["text"] for c in cards]
+    assert all(text[r["start"]:r["end"]] == r["text"] for r in records)
+    assert {r["model"] for r in records} == {model_id} and {r["tokenizer"] for r in records} == {model.tokenizer}
+    assert page.text_content("#cli-snippet") == (
+        f"python -m ragchunk split {source.name} {' '.join(flags)}{' --prefix' if prefix else ''}"
+        f" -o {source.stem}.chunks.jsonl --stats")
+
+
+def test_a_size_over_the_models_limit_is_refused_and_the_chunks_stay(page):
+    model = get_model("all-MiniLM-L6-v2")
+    splitter = SplitterPage(page).open()
+    page.select_option("#sizer", f"model:{model.id}")
+    splitter.choose_file(WS.name, WS.read_bytes())
+    before = (splitter.stat("chunks"), splitter.cards())
+    with pytest.raises(RagchunkError) as refused:
+        SplitOptions(model=model.id, size=300, overlap=64)
+    assert "enter at most 254" in str(refused.value)
+    splitter.set("chunk_size", "300")
+    assert splitter.errors() == {"size-error": str(refused.value)}
+    assert page.get_attribute("#chunk_size", "aria-invalid") == "true"
+    assert (splitter.stat("chunks"), splitter.cards()) == before
