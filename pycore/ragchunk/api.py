@@ -246,7 +246,7 @@ class Workspace:
             doc.prepared.clear()
             doc.structure = None
         page = _page_size(payload.get("page_size", DEFAULT_PAGE_SIZE), allow_zero=True)
-        largest = max((c.tokens for c in result.chunks), default=0)
+        largest = max((c.embedded_tokens for c in result.chunks), default=0)
         return {
             "doc": payload["doc"],
             "tokenizer": result.tokenizer,
@@ -320,7 +320,7 @@ class Workspace:
         docs = [self._doc({"doc": doc_id}) for doc_id in payload.get("docs", [])]
         splits = [doc.last for doc in docs if doc.last is not None]
         size = max((split.size for split in splits), default=1)
-        tokens = [c.tokens for split in splits for c in split.chunks]
+        tokens = [c.embedded_tokens for split in splits for c in split.chunks]
         overlaps = [c.overlap_tokens for split in splits for c in split.chunks]
         return {"documents": len(splits), "tokens": sum(split.document_tokens for split in splits),
                 "chars": sum(len(doc.text) for doc in docs if doc.last is not None),

@@ -127,7 +127,7 @@ def compare_steps(documents: Iterable[tuple[str, str]], *, size: int | None = No
         for by in BY_CHOICES:
             for chunk in pack(prepared, options[by]).chunks:
                 index = bisect_left(ends, chunk.end)
-                tallies[by].add(chunk.tokens, not (index < len(ends) and ends[index] == chunk.end),
+                tallies[by].add(chunk.embedded_tokens, not (index < len(ends) and ends[index] == chunk.end),
                                 _has(heading_starts, chunk.start, chunk.end))
         if sizing.tokenizer is not None:
             encoded = sizing.tokenizer.encode_with_offsets(text)

@@ -37,7 +37,8 @@ class DocumentResult(NamedTuple):
     """What became of one document of a corpus.
 
     ``jsonl`` holds the records of its chunks ("" when it has none, was skipped or failed);
-    ``tokens`` its length in tokens of the sizer; ``chunk_tokens`` the size of each chunk.
+    ``tokens`` its length in tokens of the sizer; ``chunk_tokens`` what each chunk costs to
+    embed (its ``embed_tokens`` when it has context lines).
     ``skipped`` is the kind of a file that is not a document (``"pdf"``, ``"png"``,
     ``"empty"`` ...) and ``error`` the reason a document could not be read or split
     (``field`` names the setting at fault when it is one, e.g. ``chunk_size``).
@@ -108,7 +109,7 @@ def split_document(source: str, document: str | bytes | Extracted, options: Spli
         return DocumentResult(source, error=err.message, notes=notes, field=err.field)
     jsonl = "".join(jsonl_line(record) for record in records(result, doc))
     return DocumentResult(source, jsonl, len(doc.text), result.document_tokens,
-                          tuple(c.tokens for c in result.chunks), result.stats.overlap_tokens, notes=notes)
+                          tuple(c.embedded_tokens for c in result.chunks), result.stats.overlap_tokens, notes=notes)
 
 
 # --- many documents ----------------------------------------------------------------------

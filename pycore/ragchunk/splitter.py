@@ -125,6 +125,12 @@ class Chunk(NamedTuple):
     embed_text: str = ""
     embed_tokens: int = 0
 
+    @property
+    def embedded_tokens(self) -> int:
+        """What embedding the chunk costs: ``embed_tokens`` when it has an ``embed_text``,
+        else ``tokens``. The size bounds this count; statistics are of it."""
+        return self.embed_tokens if self.embed_text else self.tokens
+
 
 @dataclass(frozen=True, slots=True)
 class Split:
@@ -277,7 +283,7 @@ def pack_steps(prepared: Prepared, options: SplitOptions) -> Generator[tuple[str
         chunks = emitter.chunks
     yield ("splitting", total, total)
     size = options.size
-    stats = compute_stats([c.tokens for c in chunks], [c.overlap_tokens for c in chunks], size)
+    stats = compute_stats([c.embedded_tokens for c in chunks], [c.overlap_tokens for c in chunks], size)
     return Split(chunks, stats, options.sizing.name, options.by, size, options.overlap, _length(prepared),
                  options.model or "")
 

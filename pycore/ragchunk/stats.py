@@ -25,7 +25,8 @@ class Bin:
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    """Sizes of the chunks of one split, in tokens of the sizer that made it.
+    """Sizes of the chunks of one split, in tokens of the sizer that made it: what each chunk
+    costs to embed (its ``embed_tokens`` when it has context lines, else its ``tokens``).
 
     ``total_tokens`` is what embedding every chunk costs; ``overlap_tokens`` is the part of
     it that repeats text of the previous chunk, and ``overlap_percent`` that part in percent

@@ -250,8 +250,6 @@ def test_heading_context_embeds_the_heading_path_within_the_size(page, tmp_path)
     assert [d["page_content"] for d in json.loads(documents)] == [r["embed_text"] for r in records]
 
 
-@pytest.mark.xfail(strict=True, reason="'Tokens to embed' sums the chunks' own tokens (splitter.py compute_stats of "
-                   "c.tokens), not the embed texts' tokens that context headings send to the model")
 def test_tokens_to_embed_count_the_heading_lines(page, tmp_path):
     splitter = SplitterPage(page).open()
     small_chunks(page)
