@@ -77,6 +77,7 @@ def form_spec() -> dict[str, object]:
             "doc_tokens": DEFAULT_DOC_TOKENS,
             "chunk_size": DEFAULT_CHUNK_SIZE,
             "overlap": DEFAULT_OVERLAP,
+            "overlap_share": DEFAULT_OVERLAP_SHARE,
             "chars_per_token": DEFAULT_CHARS_PER_TOKEN,
             "encoding": DEFAULT_ENCODING,
             "preview": DEFAULT_PREVIEW_WINDOWS,

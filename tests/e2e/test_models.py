@@ -216,7 +216,9 @@ def test_the_splitter_keeps_every_chunk_within_what_the_model_reads(page, tmp_pa
 
     name, jsonl = splitter.download_text("download", tmp_path)
     assert name == f"{source.stem}.chunks.jsonl"
-    flags = ["--by", "headings", "--size", str(largest), "--overlap", "64", "--model", model_id]
+    # The overlap box follows the model's size: an eighth of it, as the library's default.
+    assert page.input_value("#overlap") == str(largest // 8)
+    flags = ["--by", "headings", "--size", str(largest), "--overlap", str(largest // 8), "--model", model_id]
     expected = cli_split(source, *flags, *(["--prefix"] if prefix else []))
     assert jsonl == expected
     records = [json.loads(line) for line in jsonl.splitlines()]

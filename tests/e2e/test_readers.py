@@ -187,7 +187,10 @@ def test_unreadable_files_get_one_message_and_the_splitter_keeps_its_document(pa
     # The core still holds guide.md: a new size re-splits it.
     splitter.set("chunk_size", "100")
     assert splitter.errors() == {}
-    assert splitter.stat("chunks") == integer(len(split(GUIDE_MD.read_text(encoding="utf-8"), size=100, overlap=64).chunks))
+    overlap = int(page.input_value("#overlap"))
+    assert overlap == 100 // 8, "the page's own overlap follows the size"
+    assert splitter.stat("chunks") == integer(len(split(GUIDE_MD.read_text(encoding="utf-8"), size=100,
+                                                        overlap=overlap).chunks))
 
 
 def test_unreadable_files_get_one_message_and_the_calculator_keeps_its_document(page):

@@ -72,6 +72,22 @@ def test_settings_resplit_and_the_estimate(page):
     assert "estimates at 3 characters per token" in page.inner_text("#s-tokenizer")
 
 
+def test_the_pages_overlap_follows_the_size_until_a_person_types_one(page):
+    splitter = SplitterPage(page).open()
+    assert page.input_value("#overlap") == "64"
+    page.fill("#chunk_size", "128")
+    assert page.input_value("#overlap") == "16"  # an eighth, the library's default
+    splitter.choose_file("ws-README.md", WS.encode("utf-8"))
+    assert splitter.stat("chunks") == f"{len(split(WS, size=128).chunks):,}"
+    splitter.set("overlap", "10")
+    splitter.set("chunk_size", "256")
+    assert page.input_value("#overlap") == "10"  # a person's own number stays
+    SplitterPage(page).open(query="?size=256&overlap=64")  # a link's overlap is a person's too
+    assert (page.input_value("#chunk_size"), page.input_value("#overlap")) == ("256", "64")
+    SplitterPage(page).open(query="?size=256")
+    assert page.input_value("#overlap") == "32"
+
+
 def test_thousands_of_chunks_render_only_what_is_visible(page):
     splitter = SplitterPage(page).open()
     page.fill("#chunk_size", "16")

@@ -86,6 +86,17 @@ function clearResults() {
 
 // The size the page put in the box for a model (a person's own number is never replaced).
 let autoSize = $("chunk_size").defaultValue;
+// The overlap the page put in the box: an eighth of the size, the library's default, until a
+// person types their own (or a link gives one).
+let autoOverlap = new URLSearchParams(location.search).has("overlap") ? null : $("overlap").defaultValue;
+
+/** The overlap box follows the size while it holds the page's own number. */
+function followSize() {
+  const size = $("chunk_size").value.trim();
+  if (autoOverlap === null || $("overlap").value !== autoOverlap || !/^[1-9]\d*$/.test(size)) return;
+  autoOverlap = String(Math.floor(Number(size) / SPEC.defaults.overlap_share));
+  $("overlap").value = autoOverlap;
+}
 
 /** What a chosen model reads: its limit, its special tokens and the largest chunk (the size's hint). */
 function showModel() {
@@ -98,6 +109,7 @@ function showModel() {
     $("chunk_size").value = wanted;
     autoSize = wanted;
   }
+  followSize();
   $("ratio-field").hidden = $("sizer").value !== "estimate";
   $("prefix-field").hidden = !model?.document_prefix;
   if (!model) {
