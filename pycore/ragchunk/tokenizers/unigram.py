@@ -313,12 +313,15 @@ class UnigramTokenizer:
         table = self._table
         if self._joiners.isdisjoint(text):
             return text.translate(table)
-        rule = self._cluster_rule
+        known = self._cluster_rules
         out = []
         at = 0
         for match in _CLUSTER.finditer(text.translate(self._codes)):
             start, end = match.span()
-            replacement = rule(text[start:end])
+            cluster = text[start:end]
+            replacement = known.get(cluster, cluster)
+            if replacement is cluster:
+                replacement = self._cluster_rule(cluster)
             if replacement is not None:
                 out.append(text[at:start].translate(table))
                 out.append(replacement)
@@ -405,10 +408,11 @@ class UnigramTokenizer:
     # --- the pieces of one part ---------------------------------------------------------
 
     def _paths(self, parts: Iterable[str]) -> Iterator[tuple[list[float], list[int]]]:
-        """For each of ``parts``, the best score of ``"▁" + part`` up to each position and
-        the automaton's state there. The same two lists come each time, rewritten only from
-        the first position where a part differs from the one before (the scores up to a
-        position depend only on the characters before it): sorted parts share the most."""
+        """For each of ``parts`` (sorted, no repeats, no whitespace), the best score of
+        ``"▁" + part`` up to each position and the automaton's state there. The same two
+        lists come each time, rewritten only from the first position where a part differs
+        from the one before: the scores up to a position depend only on the characters
+        before it."""
         off = self._off
         find = self._labels.find
         fail = self._fail
@@ -416,11 +420,13 @@ class UnigramTokenizer:
         links = self._links
         best = [0.0, self._meta_score]
         states = [0, 1]
-        previous = ""
+        push_best, push_state = best.append, states.append  # the loop's hottest calls, bound once
+        # The part before, and a space no part holds: where they differ comes before the
+        # end of either (a part that is a prefix of the one before sorts first).
+        previous = " "
         for part in parts:
             shared = 0
-            limit = min(len(part), len(previous))
-            while shared < limit and part[shared] == previous[shared]:
+            while part[shared] == previous[shared]:
                 shared += 1
             del best[shared + 2:], states[shared + 2:]
             state = states[-1]
@@ -440,10 +446,10 @@ class UnigramTokenizer:
                     score += best[back]
                     if score > top:  # noqa: PLR1730 -- cheaper than calling max() in this loop
                         top = score
-                best.append(top)
-                states.append(state)
+                push_best(top)
+                push_state(state)
             yield best, states
-            previous = part
+            previous = part + " "
 
     def _count_parts(self, parts: list[str]) -> list[int]:
         """How many tokens ``"▁" + part`` has, for each of the (best sorted) ``parts``: the
