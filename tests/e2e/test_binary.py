@@ -111,7 +111,8 @@ def test_the_splitter_refuses_every_kind_and_keeps_its_chunks(page, samples):
     # The snippets still name the document the chunks come from, and a setting re-splits it.
     assert "ws-README.md" in page.text_content("#cli-snippet")
     splitter.set("chunk_size", "256")
-    assert splitter.stat("chunks") == f"{len(split(WS, by='headings', size=256, overlap=64).chunks):,}"
+    assert page.input_value("#overlap") == "32"  # the page's own overlap follows the size
+    assert splitter.stat("chunks") == f"{len(split(WS, by='headings', size=256, overlap=32).chunks):,}"
     assert "ws-README.md" in page.inner_text("#text-status")
 
 
