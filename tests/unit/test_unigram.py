@@ -37,7 +37,8 @@ from ragchunk.tokenizers.unigram import SEPARATORS, UnigramTokenizer, load  # no
 
 ROOT = HERE.parents[1]
 CORPORA = [*sorted((ROOT / "tests" / "data" / "md").glob("*.md")),
-           *sorted(Path("/work/shared/data/chunking-evaluation/corpora").glob("*.md"))]
+           *sorted((ROOT / "tests" / "data" / "chunking-evaluation" / "corpora").glob("*.md"))]
+assert len(CORPORA) >= 11, "the corpora of tests/data (md and chunking-evaluation) are missing"
 
 # Published XLM-R ids, from huggingface/transformers
 # tests/models/xlm_roberta/test_tokenization_xlm_roberta.py (commit 046eae0032b2 and

