@@ -731,25 +731,24 @@ def ensure_python_deps() -> Path:
     return python
 
 
-def ensure_chromium() -> None:
-    if CHROMIUM.exists():
-        return
+def apt_install(package: str, missing: str) -> None:
+    """Install Debian's ``package`` with apt-get; ``missing`` says what is missing and why."""
     if shutil.which("apt-get") is None:
-        raise SystemExit("build.py: Chromium is missing at /usr/bin/chromium and apt-get is not available")
+        raise SystemExit(f"build.py: {missing} and apt-get is not available")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     run(["apt-get", "update", "-qq"], env=env)
-    run(["apt-get", "install", "-y", "-qq", "chromium"], env=env)
+    run(["apt-get", "install", "-y", "-qq", package], env=env)
+
+
+def ensure_chromium() -> None:
+    if not CHROMIUM.exists():
+        apt_install("chromium", "Chromium is missing at /usr/bin/chromium")
 
 
 def ensure_java() -> None:
     """Java for the Spark tests (PySpark starts a JVM): Debian's default-jre-headless."""
-    if shutil.which("java") is not None:
-        return
-    if shutil.which("apt-get") is None:
-        raise SystemExit("build.py: java is missing (the Spark tests need it) and apt-get is not available")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    run(["apt-get", "update", "-qq"], env=env)
-    run(["apt-get", "install", "-y", "-qq", "default-jre-headless"], env=env)
+    if shutil.which("java") is None:
+        apt_install("default-jre-headless", "java is missing (the Spark tests need it)")
 
 
 def test(pytest_args: list[str]) -> int:
