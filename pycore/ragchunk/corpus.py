@@ -121,8 +121,35 @@ def _start_worker(options: SplitOptions, read_options: ReadOptions | None) -> No
     _WORKER_OPTIONS[:] = [options, read_options]
 
 
-def _work(item: tuple[str, str | bytes]) -> DocumentResult:
-    return split_document(item[0], item[1], _WORKER_OPTIONS[0], read_options=_WORKER_OPTIONS[1])
+def _work(batch: list[tuple[str, str | bytes]]) -> list[DocumentResult]:
+    return [split_document(source, document, _WORKER_OPTIONS[0], read_options=_WORKER_OPTIONS[1])
+            for source, document in batch]
+
+
+#: A batch sent to a worker holds at most this many documents and, past its first, this many
+#: bytes: small documents travel together (one round trip for several), a large one alone,
+#: so neighbours in sorted order (a folder of big changelogs) spread over the workers.
+BATCH_DOCUMENTS = 16
+BATCH_BYTES = 64 * 1024
+
+
+def _batches(documents: Iterable[tuple[str, str | bytes]]) -> Iterator[list[tuple[str, str | bytes]]]:
+    """Consecutive documents grouped by :data:`BATCH_DOCUMENTS` and :data:`BATCH_BYTES`.
+
+    >>> [len(b) for b in _batches([("a", "x" * 70_000), ("b", "y"), ("c", "z"), ("d", "w" * 70_000)])]
+    [1, 2, 1]
+    """
+    batch: list[tuple[str, str | bytes]] = []
+    size = 0
+    for item in documents:
+        weight = len(item[1].text) if isinstance(item[1], Extracted) else len(item[1])
+        if batch and (len(batch) >= BATCH_DOCUMENTS or size + weight > BATCH_BYTES):
+            yield batch
+            batch, size = [], 0
+        batch.append(item)
+        size += weight
+    if batch:
+        yield batch
 
 
 def split_corpus(documents: Iterable[tuple[str, str | bytes]], options: SplitOptions, *, jobs: int = 1,
@@ -155,7 +182,8 @@ def split_corpus(documents: Iterable[tuple[str, str | bytes]], options: SplitOpt
     try:
         # Small batches keep the order cheap and the memory bounded: imap reads ahead only as
         # far as the workers have room.
-        yield from pool.imap(_work, documents, chunksize=8)
+        for results in pool.imap(_work, _batches(documents)):
+            yield from results
         pool.close()
     finally:
         pool.terminate()
