@@ -94,13 +94,14 @@ def median_seconds(func: Callable[[], object], runs: int) -> tuple[float, object
 
 
 def ragchunk_splitter(one_thread: bool = False) -> Callable[[str], list[str]]:
-    """ragchunk by headings; ``one_thread`` passes the tokenizer object, which takes the
-    one-thread path (by name, the Markdown is scanned and the token ends are made on a
-    second thread while the calling thread encodes)."""
-    sizer = get_tokenizer(ENCODING) if one_thread else ENCODING
+    """ragchunk by headings; ``one_thread`` passes ``threads=1`` (by default, on more than
+    one core, the Markdown is scanned and the token ends are made on a second thread while
+    the calling thread encodes)."""
+    threads = 1 if one_thread else None
 
     def run(text: str) -> list[str]:
-        return [c.text for c in split(text, by="headings", size=SIZE, overlap=OVERLAP, tokenizer=sizer).chunks]
+        return [c.text for c in split(text, by="headings", size=SIZE, overlap=OVERLAP, tokenizer=ENCODING,
+                                      threads=threads).chunks]
 
     return run
 
