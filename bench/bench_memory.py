@@ -77,16 +77,20 @@ MAKE_FILES = """([base, count, size]) => {
 # Drops that file on #drop and resolves when the page has finished the request, with what it saw.
 DROP = """async () => {
     const files = window.bigFiles ?? [window.bigFile];
+    const start = performance.now();
     window.longest = 0;
+    window.longTasks = [];
     new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) window.longest = Math.max(window.longest, entry.duration);
+        for (const entry of list.getEntries()) {
+            window.longest = Math.max(window.longest, entry.duration);
+            window.longTasks.push([Math.round(entry.startTime - start), Math.round(entry.duration)]);
+        }
     }).observe({type: 'longtask'});
     const drop = document.querySelector('#drop');
     const before = Number(drop.dataset.analyses ?? 0);
     const done = new Promise((resolve) => new MutationObserver((_, observer) => {
         if (Number(drop.dataset.analyses ?? 0) > before) { observer.disconnect(); resolve(); }
     }).observe(drop, {attributes: true}));
-    const start = performance.now();
     const transfer = new DataTransfer();
     for (const file of files) transfer.items.add(file);
     drop.dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, bubbles: true, cancelable: true}));
@@ -95,10 +99,17 @@ DROP = """async () => {
     // Let a long task that ended with the request reach the observer.
     await new Promise((resolve) => setTimeout(resolve, 200));
     return {ms, bytes: files.reduce((sum, file) => sum + file.size, 0), files: files.length, longest: window.longest,
+            long_tasks: window.longTasks,
             rows: document.querySelectorAll('#documents-body tr').length,
             status: document.querySelector('#text-status').textContent,
             error: document.querySelector('#text-error')?.textContent ?? ''};
 }"""
+
+
+def long_tasks(row: dict) -> str:
+    """The longest main-thread tasks as (ms after the drop, duration), at most five."""
+    tasks = sorted(row.get("long_tasks") or [], key=lambda task: -task[1])[:5]
+    return "; long tasks at (ms after the drop: ms) " + ", ".join(f"{at:,}: {ms}" for at, ms in tasks) if tasks else ""
 
 
 def descendants(root: int) -> list[int]:
@@ -213,7 +224,7 @@ def main() -> int:
     results = []
     with sync_playwright() as playwright:
         for tool in args.tools.split(","):
-            for size in (int(float(s) * MB) for s in args.sizes.split(",")):
+            for size in (int(float(s) * MB) for s in args.sizes.split(",") if s):
                 row = measure(playwright, base_url, tool, base, size)
                 results.append(row)
                 worker = row["worker"] or {}
@@ -236,6 +247,7 @@ def main() -> int:
                   f"renderer peak {mib(row['peak'])} (after boot {mib(row['boot_peak'])})  "
                   + (f"worker JS heap {mib(heap)}  " if heap is not None else "")
                   + f"longest main-thread task {row.get('longest', 0):.0f} ms; {row.get('rows', 0):,} rows in the table"
+                  + long_tasks(row)
                   + (f"  CRASHED: {row['error']}" if row["crashed"] else ""), flush=True)
     server.shutdown()
     args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -136,6 +136,54 @@ def test_fifty_files_are_split_like_the_library_and_the_cli(page, fifty):
     assert (fifty.parent / "corpus.chunks.jsonl").read_bytes() == jsonl
 
 
+# --- a corpus bigger than one page of the table ---------------------------------------------
+
+
+@pytest.mark.parametrize("tool", ["splitter", "calculator"])
+def test_a_table_of_250_documents_shows_100_rows_at_a_time_and_totals_them_all(page, tmp_path, tool):
+    """Laying out one table of every document froze the page (2,000 rows: ~300 ms, see
+    bench/bench_memory.py): each table holds at most 100 rows, paged; the order and the
+    totals cover the whole corpus."""
+    files = {f"n{i:03d}.md": f"# Note {i}\n\n" + "Words of a note. " * (1 + (i * 37) % 250) for i in range(250)}
+    folder = write(tmp_path / "docs", files)
+    tokenizer = get_tokenizer("cl100k_base")
+    tokens = {name: tokenizer.count(text) for name, text in files.items()}
+    shown_page = SplitterPage(page) if tool == "splitter" else CalculatorPage(page)
+    shown_page.open()
+    shown_page.choose_folder(folder)
+    body, foot, pager = (("#documents-body tr", "#documents tfoot tr", "#documents-pages") if tool == "splitter"
+                         else ("#files-table tbody tr", "#files-table tfoot tr", "#files-pages"))
+    pages = []
+    for turn in range(3):
+        if turn:
+            page.click(f"{pager} button[data-step='1']")
+        rows = shown_page.rows(body)
+        pages.append([row[0] for row in rows])
+        assert all(number(row[2]) == tokens[row[0]] for row in rows)
+    assert [len(p) for p in pages] == [100, 100, 50]
+    assert sum(pages, []) == sorted(files), "the pages hold every document once, in order"
+    assert page.inner_text(f"{pager} .pager-range") == "Documents 201–250 of 250"
+    assert page.is_disabled(f"{pager} button[data-step='1']") and not page.is_disabled(f"{pager} button[data-step='-1']")
+    [total] = shown_page.rows(foot)
+    assert number(total[2]) == sum(tokens.values()), "the totals row adds up all 250, not the page"
+    if tool == "splitter":
+        # A new order starts at its first page, over the whole corpus.
+        page.click("#documents thead button[data-sort='tokens']")
+        page.click("#documents thead button[data-sort='tokens']")
+        rows = shown_page.rows(body)
+        assert page.inner_text(f"{pager} .pager-range") == "Documents 1–100 of 250"
+        assert [number(row[2]) for row in rows] == sorted(tokens.values(), reverse=True)[:100]
+    else:
+        # New totals (another chunk size) keep the page the person is on.
+        shown_page.set("chunk_size", "100")
+        overlap = int(page.input_value("#overlap"))
+        chunks = sum(plan(n, 100, overlap).chunks for n in tokens.values())
+        page.wait_for_function("n => document.querySelector('#f-chunks').textContent === n", arg=f"{chunks:,}")
+        rows = shown_page.rows(body)
+        assert [row[0] for row in rows] == pages[2]
+        assert [number(row[3]) for row in rows] == [plan(tokens[row[0]], 100, overlap).chunks for row in rows]
+
+
 # --- the splitter: a folder with a subfolder and a picture -----------------------------------
 
 

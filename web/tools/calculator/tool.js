@@ -10,6 +10,7 @@ import { TEXT_DEBOUNCE_MS } from "../../ui/document.js";
 import { applyEmbedMode } from "../../ui/embed-mode.js";
 import { errorMessage, internalError, showErrors, showNotes } from "../../ui/errors.js";
 import { numberOptions } from "../../ui/form.js";
+import { Pager } from "../../ui/pager.js";
 import { startPage } from "../../ui/page.js";
 import { countAnalysis, DocumentRequests } from "../../ui/request.js";
 import { bindCopyButton, showSnippets } from "../../ui/snippets.js";
@@ -169,6 +170,9 @@ function chooseModel() {
 // tokens, error} each, in source order; their totals come from the core ("calculate" with
 // their lengths), so they are the calculator's arithmetic summed per document.
 let files = [];
+// The rows of the files table, a page at a time (the chunk counts of the last totals).
+let shownCounts = [];
+const filePages = new Pager($("files-pages"), () => renderFiles(shownCounts));
 let filesRun = 0;
 let totalsSeq = 0;
 
@@ -218,6 +222,7 @@ async function countFiles(given) {
   requests.hasDocument = false;
   clearTextResults();
   files = loaded;
+  filePages.reset();
   await filesDone();
 }
 
@@ -281,8 +286,9 @@ async function fileTotals() {
 }
 
 function renderFiles(counts) {
+  shownCounts = counts;
   const chunksOf = new Map(counts);
-  $("files-table").tBodies[0].replaceChildren(...files.map((entry) => {
+  $("files-table").tBodies[0].replaceChildren(...filePages.slice(files).map((entry) => {
     const row = document.createElement("tr");
     const skipped = Boolean(entry.error);
     const cells = [entry.source, skipped ? "—" : integer(entry.chars), skipped ? "—" : integer(entry.tokens),

@@ -12,6 +12,7 @@ import { applyEmbedMode } from "../../ui/embed-mode.js";
 import { errorMessage, internalError, showErrors, showNotes } from "../../ui/errors.js";
 import { expandArchives, loadFiles } from "../../ui/corpus.js";
 import { numberOptions } from "../../ui/form.js";
+import { Pager } from "../../ui/pager.js";
 import { startPage } from "../../ui/page.js";
 import { countAnalysis, DocumentRequests } from "../../ui/request.js";
 import { bindCopyButton, pyString, shellWord, showSnippets } from "../../ui/snippets.js";
@@ -446,6 +447,7 @@ async function loadCorpus(files) {
   for (const entry of previous) core.request("drop", { doc: entry.doc });
   corpusMode = true;
   entries = loaded;
+  documentPages.reset();
   requests.doc = null;
   requests.hasDocument = entries.some((e) => e.doc);
   await showCorpus(run);
@@ -521,14 +523,17 @@ async function showCorpus(run) {
 
 let sortKey = "source";
 let sortDown = false;
+const collator = new Intl.Collator();
+const documentPages = new Pager($("documents-pages"), () => renderDocuments());
 
 function renderDocuments() {
-  const rows = [...entries].sort((a, b) => {
+  const sorted = [...entries].sort((a, b) => {
     const x = a[sortKey];
     const y = b[sortKey];
-    const order = typeof x === "string" ? x.localeCompare(y) : x - y;
+    const order = typeof x === "string" ? collator.compare(x, y) : x - y;
     return sortDown ? -order : order;
   });
+  const rows = documentPages.slice(sorted);
   $("documents-body").replaceChildren(...rows.map((entry) => {
     const row = document.createElement("tr");
     const cells = [entry.source, entry.error ? "—" : integer(entry.chars), entry.error ? "—" : integer(entry.tokens),
@@ -566,6 +571,7 @@ $("documents").querySelector("thead").addEventListener("click", (event) => {
   if (!button) return;
   sortDown = sortKey === button.dataset.sort ? !sortDown : false;
   sortKey = button.dataset.sort;
+  documentPages.reset();
   renderDocuments();
 });
 
