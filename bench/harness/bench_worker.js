@@ -1,6 +1,6 @@
 // Benchmark worker: boots the site's own engine (engine.js) and times tokenization
 // through the Python core against the same WASM encoder called from JS directly.
-import { bootEngine, fetchEncoderTable, initTiktoken, makeEncoder } from "./core/engine.js";
+import { answerRequest, bootEngine, fetchEncoderTable, initTiktoken, makeEncoder } from "./core/engine.js";
 
 let engine = null;
 
@@ -9,15 +9,36 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-function timeRuns(runs, action) {
+async function timeRuns(runs, action) {
   const times = [];
   let result = null;
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
-    result = action();
+    result = await action();
     times.push(performance.now() - start);
   }
   return { ms: median(times), result };
+}
+
+/** One request of the worker protocol, answered as the site's worker answers it (no progress). */
+async function request(type, payload, document = null) {
+  const reply = await answerRequest(engine, { type, payload, document }, () => {});
+  if (!reply.ok) throw new Error(JSON.stringify(reply));
+  return reply.result;
+}
+
+/**
+ * `type` on `text` as a new document, the way a paste or a drop reaches the core: the text
+ * is loaded into the workspace (copied to Python), answered, then dropped, so every run
+ * encodes it again (a document already in the workspace would be re-packed only).
+ */
+async function fresh(type, payload, text) {
+  const { doc } = await request("load", { name: "bench.md" }, text);
+  try {
+    return await request(type, { ...payload, doc });
+  } finally {
+    await request("drop", { doc });
+  }
 }
 
 const handlers = {
@@ -35,10 +56,10 @@ const handlers = {
   async throughput({ text, runs }) {
     await initTiktoken();
     const encoder = makeEncoder(await fetchEncoderTable("cl100k_base"));
-    const direct = timeRuns(runs, () => encoder.encode_ordinary(text).length);
+    const direct = await timeRuns(runs, () => encoder.encode_ordinary(text).length);
     // The Python path as the page uses it: text in, JSON out, through the worker's engine.
     const payload = { encoding: "cl100k_base", chunk_size: 512, overlap: 64, count: 5 };
-    const analyze = timeRuns(runs, () => JSON.parse(engine.handle("analyze", payload, text)).result.tokens);
+    const analyze = await timeRuns(runs, async () => (await fresh("analyze", payload, text)).tokens);
 
     return {
       tokens: direct.result,
@@ -50,15 +71,16 @@ const handlers = {
   async split({ text, runs }) {
     await initTiktoken();
     const encoder = makeEncoder(await fetchEncoderTable("cl100k_base"));
-    const payload = { by: "headings", chunk_size: "512", overlap: "64", encoding: "cl100k_base" };
-    const split = () => JSON.parse(engine.handle("split", payload, text)).result.stats.chunks;
-    split(); // warm-up: the encoder's token tables are built once per session
+    // page_size 0: the page asks for a split's chunks by range afterwards.
+    const payload = { by: "headings", chunk_size: "512", overlap: "64", encoding: "cl100k_base", page_size: 0 };
+    const split = async () => (await fresh("split", payload, text)).stats.chunks;
+    await split(); // warm-up: the encoder's token tables are built once per session
     // One encode, then one split, per run: a change of the machine's load hits both alike.
     const direct = [], splitting = [], ratios = [];
     let chunks = 0;
     for (let i = 0; i < runs; i++) {
-      const a = timeRuns(1, () => encoder.encode_ordinary(text).length);
-      const b = timeRuns(1, split);
+      const a = await timeRuns(1, () => encoder.encode_ordinary(text).length);
+      const b = await timeRuns(1, split);
       direct.push(a.ms); splitting.push(b.ms); ratios.push(b.ms / a.ms);
       chunks = b.result;
     }
