@@ -81,15 +81,10 @@ def digest(tok, text: str) -> str:
 
 def hf_seconds(text: str, runs: int) -> tuple[float, int]:
     """HF tokenizers, one thread: the faster of one encode of the whole text and a batch of paragraphs."""
-    from tokenizers import BertWordPieceTokenizer
-
-    from ragchunk import tables
+    from bert_reference import reference_tokenizer
 
     with tempfile.TemporaryDirectory() as folder:
-        vocab = Path(folder) / "vocab.txt"
-        vocab.write_bytes(tables.read("bert-uncased-vocab"))
-        hf = BertWordPieceTokenizer(str(vocab), lowercase=True)
-    hf._tokenizer.encode_special_tokens = True
+        hf = reference_tokenizer(Path(folder))
     paragraphs = text.split("\n\n")
     best, counts = [], set()
     for _ in range(runs):
@@ -114,7 +109,7 @@ def main() -> None:
     args = parser.parse_args()
     os.environ["RAYON_NUM_THREADS"] = "1"
     os.environ["TOKENIZERS_PARALLELISM"] = "false"
-    sys.path[:0] = [str(ROOT / "pycore"), str(ROOT / "bench")]
+    sys.path[:0] = [str(ROOT / "pycore"), str(ROOT / "bench"), str(ROOT / "tests" / "tables")]
     if args.text:
         text = args.text.read_text(encoding="utf-8")
     else:

@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "tests" / "tables") not in sys.path:
     sys.path.insert(0, str(ROOT / "tests" / "tables"))
 
-from xlmr_reference import reference_tokenizer  # noqa: E402 (tests/tables is put on the path above)
+import bert_reference  # noqa: E402 (tests/tables is put on the path above)
+import xlmr_reference  # noqa: E402
 
 WS = ROOT / "tests" / "data" / "md" / "ws-README.md"
 
@@ -45,14 +46,8 @@ MULTILINGUAL = (
 @pytest.fixture(scope="module")
 def hf(tmp_path_factory):
     """The HF ``tokenizers`` references by ragchunk tokenizer name, built offline from pinned tables."""
-    from ragchunk import tables
-    from tokenizers import BertWordPieceTokenizer
-
-    vocab = tmp_path_factory.mktemp("bert") / "vocab.txt"
-    vocab.write_bytes(tables.read("bert-uncased-vocab"))
-    bert = BertWordPieceTokenizer(str(vocab), lowercase=True)
-    bert._tokenizer.encode_special_tokens = True
-    xlmr = reference_tokenizer(tmp_path_factory.mktemp("xlmr"))
+    bert = bert_reference.reference_tokenizer(tmp_path_factory.mktemp("bert"))
+    xlmr = xlmr_reference.reference_tokenizer(tmp_path_factory.mktemp("xlmr"))
     xlmr.encode_special_tokens = True
     return {"bert-base-uncased": bert, "xlm-roberta": xlmr}
 

@@ -1,11 +1,5 @@
-"""ragchunk.tokenizers.wordpiece against HF ``tokenizers`` (the version tests/requirements.txt pins).
-
-The reference is ``tokenizers.BertWordPieceTokenizer`` built from the same ``vocab.txt``
-(lowercase, ``encode_special_tokens`` on, so user text is ordinary text as the interface
-says). It was checked by hand to give the ids and offsets of the real ``tokenizer.json``
-of all-MiniLM-L6-v2 (both with and without ``encode_special_tokens``), so it stands for
-the models' own tokenizer here without an 80 MB download.
-"""
+"""ragchunk.tokenizers.wordpiece against HF ``tokenizers`` (the version tests/requirements.txt pins),
+built as tests/tables/bert_reference.py says."""
 
 from __future__ import annotations
 
@@ -19,9 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-if str(Path(__file__).parent) not in sys.path:
-    sys.path.insert(0, str(Path(__file__).parent))
+HERE = Path(__file__).resolve().parent
+for folder in (HERE, HERE.parent / "tables"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
+from bert_reference import reference_tokenizer  # noqa: E402
 from strategies import any_text, examples, markdown_text, multibyte_text  # noqa: E402
 
 from ragchunk import tables  # noqa: E402
@@ -58,13 +55,7 @@ def tok() -> wordpiece.WordPieceTokenizer:
 
 @pytest.fixture(scope="module")
 def hf(tmp_path_factory):
-    from tokenizers import BertWordPieceTokenizer
-
-    vocab = tmp_path_factory.mktemp("bert") / "vocab.txt"
-    vocab.write_bytes(tables.read("bert-uncased-vocab"))
-    reference = BertWordPieceTokenizer(str(vocab), lowercase=True)
-    reference._tokenizer.encode_special_tokens = True
-    return reference
+    return reference_tokenizer(tmp_path_factory.mktemp("bert"))
 
 
 def hf_ids(hf, text: str) -> list[int]:
