@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow.parquet as pq
 import pytest
-from engine_corpus import FAILING, OPTIONS, SKIPPED, documents, expected_records, rows_by_source
+from engine_corpus import FAILING, OPTIONS, SKIPPED, assert_library_records, documents, expected_records, rows_by_source
 from ragchunk.errors import RagchunkError
 from ragchunk.integrations.arrow import schema
 from ragchunk.integrations.ray import split_dataset
@@ -20,12 +20,7 @@ def test_every_row_is_the_record_the_library_gives_for_its_document(ray_session)
     chunks = split_dataset(dataset(ray_session, docs), on_error="record", batch_size=4, **OPTIONS).materialize()
     assert chunks.schema().base_schema == schema()
     grouped = rows_by_source(chunks.take_all())
-    for source, data in docs:
-        if source in SKIPPED:
-            assert source not in grouped
-        else:
-            assert grouped[source] == expected_records(source, data), source
-    assert set(grouped) == {source for source, _ in docs} - SKIPPED
+    assert_library_records(grouped, docs)
     pages = [row for row in grouped["outline.pdf"] if "page_start" in row]
     assert pages and grouped["guide.html"][0]["title"]  # optional fields made it through
 

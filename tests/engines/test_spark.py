@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from engine_corpus import FAILING, OPTIONS, SKIPPED, documents, expected_records, rows_by_source
+from engine_corpus import FAILING, OPTIONS, SKIPPED, assert_library_records, documents, expected_records, rows_by_source
 from ragchunk.errors import RagchunkError
 from ragchunk.integrations.spark import spark_schema, split_dataframe
 
@@ -21,12 +21,7 @@ def test_every_row_is_the_record_the_library_gives_for_its_document(spark):
     chunks = split_dataframe(frame(spark, docs), on_error="record", **OPTIONS)
     assert chunks.schema == spark_schema()
     grouped = rows(chunks)
-    for source, data in docs:
-        if source in SKIPPED:
-            assert source not in grouped
-        else:
-            assert grouped[source] == expected_records(source, data), source
-    assert set(grouped) == {source for source, _ in docs} - SKIPPED
+    assert_library_records(grouped, docs)
 
 
 def test_a_text_column_without_sources(spark):

@@ -52,3 +52,14 @@ def rows_by_source(rows: list[dict]) -> dict[str, list[dict]]:
     return grouped
 
 
+
+
+def assert_library_records(grouped: dict[str, list[dict]], docs: list[tuple[str, bytes | None]]) -> None:
+    """Every document of ``docs`` has exactly the library's records in ``grouped`` (a failure its
+    error row), and a skipped one has none."""
+    for source, data in docs:
+        if source in SKIPPED:
+            assert source not in grouped
+        else:
+            assert grouped[source] == expected_records(source, data), source
+    assert set(grouped) == {source for source, _ in docs} - SKIPPED
