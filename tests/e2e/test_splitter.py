@@ -55,6 +55,16 @@ def test_dropped_markdown_splits_like_the_core(page):
     assert "exact cl100k_base token counts" in page.inner_text("#s-tokenizer")
 
 
+def test_the_status_says_chunk_for_one_and_chunks_for_more(page):
+    splitter = SplitterPage(page).open()
+    text = "# Title\n\nOne paragraph. Two sentences."
+    splitter.after_request(lambda: page.fill("#text", text))
+    assert page.inner_text("#text-status") == f"1 chunk from {len(text)} characters."
+    splitter.choose_file("ws-README.md", WS.encode("utf-8"))
+    chunks = len(split(WS, by="headings", size=512, overlap=64, tokenizer="cl100k_base").chunks)
+    assert page.inner_text("#text-status") == f"ws-README.md: {chunks:,} chunks from {len(WS):,} characters."
+
+
 def test_settings_resplit_and_the_estimate(page):
     splitter = SplitterPage(page).open()
     splitter.choose_file("ws-README.md", WS.encode("utf-8"))

@@ -389,7 +389,7 @@ function runSplit(document, name = null) {
       entries = [{ doc: result.doc, source: fileName(), name: fileName(), chars: result.chars, kind: result.kind,
         tokens: result.tokens, count: result.count, largest: result.largest }];
       showNotes($("text-notes"), result);
-      requests.status.show(documentName ? "status.split_named" : "status.split", { name: documentName, chunks: result.stats.chunks, chars: result.chars });
+      requests.status.show(documentName ? "status.split_named" : "status.split", { name: documentName, count: result.stats.chunks, chars: result.chars });
       renderStats(result);
       splitSnippets(result);
       $("corpus").hidden = true;
