@@ -65,6 +65,14 @@ def test_pasted_text_is_counted_exactly_like_cpython(page, watch):
         assert not request.post_data
 
 
+def test_the_status_says_token_for_one_and_tokens_for_more(page):
+    calc = CalculatorPage(page).open()
+    calc.paste("Hello")
+    assert calc.text_status() == "1 token, 5 characters."
+    calc.paste("Hello world")
+    assert calc.text_status() == "2 tokens, 11 characters."
+
+
 def test_overlap_is_highlighted_with_more_than_colour(page):
     calc = CalculatorPage(page).open()
     calc.set("chunk_size", "30")

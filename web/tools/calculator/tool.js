@@ -424,7 +424,7 @@ function analyze(document, { name = "", fillLength = true } = {}) {
   };
   return requests.send("analyze", payload, document, {
     done: (r) => {
-      requests.status.show(name ? "status.analyzed_named" : "status.analyzed", { name, tokens: r.tokens, chars: r.chars });
+      requests.status.show(name ? "status.analyzed_named" : "status.analyzed", { name, count: r.tokens, chars: r.chars });
       renderAnalysis(r, { fillLength });
     },
   });
