@@ -21,11 +21,17 @@ one raises :class:`ragchunk.errors.RagchunkError` naming the extra to install.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 from ..errors import RagchunkError
 
-__all__ = ["require"]
+__all__ = ["OPTIONAL_METADATA", "lazy_class", "require"]
+
+#: Record fields a chunk has with some settings only (model=, context=): the LangChain and
+#: LlamaIndex adapters keep them in a chunk's metadata when present.
+OPTIONAL_METADATA = ("model", "embed_text", "embed_tokens")
 
 
 def require(module: str, extra: str) -> ModuleType:
@@ -47,3 +53,26 @@ def require(module: str, extra: str) -> ModuleType:
                                 "extra_missing", {"module": module, "extra": extra}) from None
         raise RagchunkError("extra", f'{module} cannot be imported ({missing} is missing): pip install "ragchunk[{extra}]"',
                             "extra_import_failed", {"module": module, "missing": missing, "extra": extra}) from None
+
+
+def lazy_class(namespace: dict[str, Any], name: str, make: Callable[[], type]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` that makes the class ``name`` with ``make()`` when first asked
+    for and keeps it in ``namespace`` (the module's globals): an adapter's class derives from
+    its framework's, so importing the adapter (and ragchunk) never needs the framework.
+
+    >>> namespace = {"__name__": "adapter"}
+    >>> getattr_ = lazy_class(namespace, "Made", lambda: type("Made", (), {}))
+    >>> getattr_("Made") is namespace["Made"]
+    True
+    >>> getattr_("Other")
+    Traceback (most recent call last):
+    ...
+    AttributeError: module 'adapter' has no attribute 'Other'
+    """
+    def __getattr__(attribute: str) -> Any:
+        if attribute != name:
+            raise AttributeError(f"module {namespace['__name__']!r} has no attribute {attribute!r}")
+        made = namespace[name] = make()
+        return made
+
+    return __getattr__

@@ -36,15 +36,13 @@ from typing import Any
 from ..errors import RagchunkError
 from ..records import records
 from ..splitter import split_with
-from . import require
+from . import OPTIONAL_METADATA, lazy_class, require
 from ._options import counter, split_options
 
 # RagchunkTextSplitter is made by __getattr__ below.
 __all__ = ["CHUNK_METADATA", "OPTIONAL_METADATA", "RagchunkTextSplitter", "chunk_metadata"]  # noqa: F822
 
 CHUNK_METADATA = ("heading", "heading_path", "start_index", "tokens", "overlap_tokens")
-# Record fields a chunk has with some settings only (model=, context=), kept when present.
-OPTIONAL_METADATA = ("model", "embed_text", "embed_tokens")
 
 
 def chunk_metadata(record: dict[str, Any]) -> dict[str, Any]:
@@ -126,10 +124,4 @@ def _splitter_class() -> type:
     return RagchunkTextSplitter
 
 
-def __getattr__(name: str) -> Any:
-    # The class derives from LangChain's, so it is made when first asked for: importing this
-    # module (and ragchunk) never needs LangChain.
-    if name == "RagchunkTextSplitter":
-        made = globals()[name] = _splitter_class()
-        return made
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_class(globals(), "RagchunkTextSplitter", _splitter_class)

@@ -38,15 +38,13 @@ from typing import Any
 
 from ..records import records
 from ..splitter import split_with
-from . import require
+from . import OPTIONAL_METADATA, lazy_class, require
 from ._options import split_options
 
 # RagchunkNodeParser is made by __getattr__ below.
 __all__ = ["NODE_METADATA", "OPTIONAL_METADATA", "RagchunkNodeParser"]  # noqa: F822
 
 NODE_METADATA = ("heading", "heading_path", "tokens", "overlap_tokens")
-# Record fields a chunk has with some settings only (model=, context=), kept when present.
-OPTIONAL_METADATA = ("model", "embed_text", "embed_tokens")
 
 
 def _parser_class() -> type:
@@ -127,10 +125,4 @@ def _parser_class() -> type:
     return RagchunkNodeParser
 
 
-def __getattr__(name: str) -> Any:
-    # The class derives from LlamaIndex's, so it is made when first asked for: importing
-    # this module (and ragchunk) never needs LlamaIndex.
-    if name == "RagchunkNodeParser":
-        made = globals()[name] = _parser_class()
-        return made
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_class(globals(), "RagchunkNodeParser", _parser_class)
