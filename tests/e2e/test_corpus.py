@@ -66,6 +66,11 @@ def run_snippet(page, where: Path, output: str) -> bytes:
     return (where / output).read_bytes()
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and its English noun, singular for one: "1 document", "1,024 chunks"."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
 def check_documents(splitter: SplitterPage, results: list, status: str | None = None) -> None:
     """The table of documents has one row per result, with the library's numbers, and their sum;
     the status line says what the run did (or ``status``)."""
@@ -79,12 +84,12 @@ def check_documents(splitter: SplitterPage, results: list, status: str | None = 
         assert (number(chars), number(tokens), number(chunks), number(largest), note) == (
             r.chars, r.tokens, r.chunks, max(r.chunk_tokens), ""), r.source
     [total] = splitter.rows("#documents tfoot tr")
-    assert total == [f"All: {len(done)} documents, {len(results) - len(done)} skipped",
+    assert total == [f"All: {counted(len(done), 'document')}, {len(results) - len(done)} skipped",
                      f"{sum(r.chars for r in done):,}", f"{sum(r.tokens for r in done):,}",
                      f"{sum(r.chunks for r in done):,}", f"{max(max(r.chunk_tokens) for r in done):,}", ""]
     chunks = sum(r.chunks for r in done)
     assert splitter.page.inner_text("#text-status") == (
-        status or f"{len(done)} documents, {chunks:,} chunks; {len(results) - len(done)} skipped.")
+        status or f"{counted(len(done), 'document')}, {counted(chunks, 'chunk')}; {len(results) - len(done)} skipped.")
     assert splitter.stat("chunks") == f"{chunks:,}"
 
 
@@ -216,6 +221,30 @@ def test_a_folder_lists_the_picture_as_skipped_and_splits_the_rest(page, tmp_pat
     assert jsonl.decode("utf-8") == "".join(r.jsonl for r in results)
     page.click("#split-results summary:has-text('Python')")
     assert run_snippet(page, tmp_path, "corpus.chunks.jsonl") == jsonl
+
+
+def test_one_document_and_one_chunk_are_said_in_the_singular(page):
+    """A run that reads one document of two (the other is a picture) says "1 document" and
+    "1 chunk" in both tools; Russian takes its own plural forms of the same numbers."""
+    files = [("note.txt", b"Buy milk. Call the plumber on Monday.\n"), ("pic.png", png())]
+    splitter = SplitterPage(page).open()
+    splitter.choose_files(files)
+    assert page.inner_text("#text-status") == "1 document, 1 chunk; 1 skipped."
+    assert splitter.rows("#documents tfoot tr")[0][0] == "All: 1 document, 1 skipped"
+    splitter.open(query="?lang=ru")
+    splitter.choose_files([*files, ("more.txt", ("Ещё одна заметка. " * 400).encode())])
+    chunks = number(splitter.stat("chunks"))
+    assert 1 < chunks < 1000
+    form = "чанка" if chunks % 10 in (2, 3, 4) and chunks % 100 not in (12, 13, 14) else "чанков"
+    if chunks % 10 == 1 and chunks % 100 != 11:
+        form = "чанк"
+    assert page.inner_text("#text-status") == f"2 документа, {chunks} {form}; пропущено: 1."
+
+    calc = CalculatorPage(page).open()
+    calc.choose_files(files)
+    tokens = get_tokenizer("cl100k_base").count(files[0][1].decode())
+    assert page.inner_text("#text-status") == f"1 file counted: {tokens} tokens; 1 skipped."
+    assert calc.rows("#files-table tfoot tr")[0][0] == "All: 1 document, 1 skipped"
 
 
 # --- the splitter: a dropped .zip ------------------------------------------------------------

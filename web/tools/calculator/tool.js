@@ -253,8 +253,9 @@ async function recountEach() {
 
 function filesDone() {
   const counted = files.filter((e) => !e.error);
-  requests.status.show("status.files_done", { documents: counted.length, skipped: files.length - counted.length,
-    tokens: counted.reduce((sum, e) => sum + e.tokens, 0) });
+  const tokens = counted.reduce((sum, e) => sum + e.tokens, 0);
+  requests.status.show("status.files_done", { documents: msg("count.files", { count: counted.length }),
+    skipped: files.length - counted.length, tokens: msg("count.tokens", { count: tokens }) });
   $("files").hidden = false;
   return fileTotals();
 }
@@ -306,7 +307,8 @@ function renderFiles(counts) {
     return row;
   }));
   const counted = counts.map(([entry]) => entry);
-  show($("files-total"), "files.total", { documents: counted.length, skipped: files.length - counted.length });
+  show($("files-total"), "files.total", { documents: msg("count.documents", { count: counted.length }),
+    skipped: files.length - counted.length });
   showText($("files-chars"), integer(counted.reduce((sum, e) => sum + e.chars, 0)));
   showText($("files-tokens"), integer(counted.reduce((sum, e) => sum + e.tokens, 0)));
   showText($("files-chunks"), integer(counts.reduce((sum, [, n]) => sum + n, 0)));

@@ -506,7 +506,8 @@ async function showCorpus(run) {
   if (run !== corpusRun || !reply.ok) return;
   exported = new Map();
   const skipped = entries.length - done.length;
-  requests.status.show("status.corpus_done", { documents: done.length, skipped, chunks: reply.result.stats.chunks });
+  requests.status.show("status.corpus_done", { documents: msg("count.documents", { count: done.length }), skipped,
+    chunks: msg("count.chunks", { count: reply.result.stats.chunks }) });
   renderStats({ ...(lastResult ?? {}), stats: reply.result.stats, tokenizer: lastResult?.tokenizer ?? "", model: lastResult?.model,
     by: lastResult?.by ?? $("by").value, size: lastResult?.size ?? 0, overlap: lastResult?.overlap ?? 0 });
   if (lastResult) splitSnippets(lastResult, true);
@@ -551,7 +552,7 @@ function renderDocuments() {
   const done = entries.filter((e) => !e.error);
   const total = document.createElement("th");
   total.scope = "row";
-  show(total, "corpus.total", { documents: done.length, skipped: entries.length - done.length });
+  show(total, "corpus.total", { documents: msg("count.documents", { count: done.length }), skipped: entries.length - done.length });
   const sum = (key) => integer(done.reduce((s, e) => s + e[key], 0));
   const largest = integer(Math.max(0, ...done.map((e) => e.largest)));
   $("documents-total").replaceChildren(total, ...[sum("chars"), sum("tokens"), sum("count"), largest, ""].map((value) => {
