@@ -10,6 +10,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import NoReturn, TextIO
@@ -20,7 +21,7 @@ from .compare import compare
 from .corpus import CorpusSummary, read_source, split_corpus
 from .errors import NotTextError, RagchunkError
 from .fields import FormErrors, read_calc_form, read_count, read_price
-from .files import find_files, read_file
+from .files import Found, find_files, read_file, same_file, shown_name
 from .options import read_split_form
 from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE
 from .stats import compute_stats, format_stats
@@ -53,6 +54,7 @@ FLAGS = {
     "prefix": "--prefix",
     "context": "--context",
 }
+EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_INTERNAL = 70
@@ -176,18 +178,18 @@ def usable_cpus() -> int:
 
 def read_document(path: str, stdin: TextIO) -> str:
     if path == "-":
-        data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode("utf-8")
-        name = "standard input"
+        found = Found("standard input", None, 0)
     else:
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError as err:
-            raise RagchunkError("file", f"FILE ({path}) cannot be read: {err.strerror}; check the path") from None
-        name = path
-    document = read_source(name, data)
+        found = Found(shown_name(path), Path(path), 0)
+    try:
+        data = read_file(found, stdin)
+    except OSError as err:
+        raise RagchunkError("file", f"{found.source} cannot be read: {err.strerror}; check the path") from None
+    document = read_source(found.source, data)
     for note in document.notes:
         print(f"ragchunk: note: {note.get('message', '')}", file=sys.stderr)
+    if not document.text.strip():
+        raise RagchunkError("file", f"{found.source} holds no text: give a file with some words in it", "text_empty")
     return check_text(document.text)
 
 
@@ -265,7 +267,7 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
         try:
             data = read_file(item, stdin)
         except OSError as err:
-            failed = _say_problems([(item.source, err.strerror or str(err))])
+            failed = _say_problems([(item.source, _cannot_read(err))])
             continue
         try:
             text = _text_or_skip(item.source, data, skipped, ReadOptions(args.keep_boilerplate))
@@ -320,7 +322,7 @@ def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         try:
             text = _text_or_skip(item.source, read_file(item, stdin), skipped, ReadOptions(args.keep_boilerplate))
         except (OSError, RagchunkError) as err:
-            failed = _say_problems([(item.source, getattr(err, "message", None) or err.strerror or str(err))])
+            failed = _say_problems([(item.source, err.message if isinstance(err, RagchunkError) else _cannot_read(err))])
             continue
         if text is not None:
             texts.append((item.source, text))
@@ -368,7 +370,7 @@ def run_tokens(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
     text = read_document(args.file, stdin)
     count = tokenizer.count(text)
     data: dict[str, object] = {"encoding": name, "tokens": count, "chars": len(text),
-                               "chars_per_token": len(text) / count}
+                               "chars_per_token": len(text) / count if count else None}
     if model is not None:
         data.update(model=model.id, limit=model.limit, special_tokens=model.special_tokens,
                     prefix=model.document_prefix, prefix_tokens=model.prefix_tokens(),
@@ -376,8 +378,8 @@ def run_tokens(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
     if args.json:
         print(json.dumps(data, ensure_ascii=False), file=out)
         return
-    print(f"{count:,} tokens ({name}), {len(text):,} characters, {data['chars_per_token']:.2f} characters per token",
-          file=out)
+    ratio = f", {data['chars_per_token']:.2f} characters per token" if count else " (the tokenizer drops them all)"
+    print(f"{count:,} {'token' if count == 1 else 'tokens'} ({name}), {len(text):,} characters{ratio}", file=out)
     if model is not None:
         verdict = "fits" if data["fits"] else f"is cut off after {model.limit - model.special_tokens:,} tokens"
         prefix = (f"; its prefix {model.document_prefix!r} costs {data['prefix_tokens']} more"
@@ -433,11 +435,12 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                 data = read_file(item, stdin)
             except OSError as err:
                 unreadable.append(item.source)
-                _say_problems([(item.source, err.strerror or str(err))])
+                _say_problems([(item.source, _cannot_read(err))])
                 progress.advance(item.size)
                 continue
             yield item.source, data
 
+    found = _without_output(found, args.output, args.paths)
     sizes = {f.source: f.size for f in found}
     writer = open_output(args.format, args.output, out)
     try:
@@ -457,8 +460,9 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     except KeyboardInterrupt:
         writer.close()
         progress.close()
-        print(f"ragchunk: interrupted after {summary.documents:,} documents: the output holds whole records only",
-              file=sys.stderr)
+        whole = ("the output holds whole records only" if args.output else
+                 "standard output may end inside the record that was being written")
+        print(f"ragchunk: interrupted after {summary.documents:,} documents: {whole}", file=sys.stderr)
         return EXIT_INTERRUPTED
     writer.close()
     progress.close()
@@ -472,10 +476,33 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     return 1 if failed or unreadable or summary.failed else 0
 
 
+def _without_output(found: list[Found], output: str | None, paths: Sequence[str]) -> list[Found]:
+    """``found`` without OUT: a file named as an input is refused (writing would empty it
+    before it is read); one met in a folder is left out with a note."""
+    if not output:
+        return found
+    target = Path(output)
+    if not target.exists():
+        return found
+    for item in found:
+        if item.path is not None and same_file(item.path, target):
+            if str(item.path) in paths or item.source in paths:
+                raise RagchunkError("output", f"OUT ({shown_name(output)}) is also an input: writing it would empty it"
+                                              " before it is read; write the chunks to another file")
+            print(f"ragchunk: note: {item.source} is OUT, so it is not read as an input", file=sys.stderr)
+            return [f for f in found if f is not item]
+    return found
+
+
 def _say_problems(problems: Sequence[tuple[str, str]]) -> bool:
+    """Say each ``(path, reason)``: the reason after the path, or alone when it names the file itself."""
     for path, reason in problems:
-        print(f"ragchunk: error: {path}: cannot be read: {reason}", file=sys.stderr)
+        print(f"ragchunk: error: {reason if reason.startswith(path) else f'{path}: {reason}'}", file=sys.stderr)
     return bool(problems)
+
+
+def _cannot_read(err: OSError) -> str:
+    return f"cannot be read: {err.strerror or err}"
 
 
 def _text_or_skip(source: str, data: bytes, skipped: Counter, read_options: ReadOptions) -> str | None:
@@ -658,6 +685,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
                 "split": lambda: run_split(args, out, stdin),
                 "models": lambda: run_models(args, out),
                 "compare": lambda: run_compare(args, out, stdin)}[args.command]()
+        out.flush()  # here, so that a full disk is said as such, not at exit
     except UsageError as err:
         print(f"ragchunk: error: {err}", file=sys.stderr)
         return EXIT_USAGE
@@ -668,6 +696,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
         return EXIT_USAGE
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        print("ragchunk: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except OSError as err:  # writing the output failed (a full disk, a closed terminal)
+        print(f"ragchunk: error: cannot write the output: {err.strerror or err}", file=sys.stderr)
+        return EXIT_FAILED
     except Exception as err:  # a bug: one line, never a traceback (RAGCHUNK_DEBUG=1 shows it)
         if os.environ.get("RAGCHUNK_DEBUG"):
             raise

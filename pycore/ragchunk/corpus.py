@@ -15,6 +15,7 @@ output; documents are read lazily, a few ahead of the workers, so memory stays b
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -118,6 +119,9 @@ _WORKER_OPTIONS: list = []
 
 
 def _start_worker(options: SplitOptions, read_options: ReadOptions | None) -> None:
+    # Ctrl-C reaches every process of the terminal's group: the parent stops the pool, so a
+    # worker ignores it (a worker that died of it would leave the parent waiting for its batch).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER_OPTIONS[:] = [options, read_options]
 
 

@@ -15,9 +15,13 @@ from .settings import LABELS, MAX_CHUNK_SIZE, MAX_DOC_CHARS, MAX_DOC_TOKENS, MAX
 
 # One way to match any digit run ("[0-9]+\.?[0-9]*" could split it anywhere: quadratic on a long one).
 NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# Where "," groups digits it stands before groups of three (or, as in East Asia, four) digits
+# ("1,024", "12,345.5", "1,0000"): "0,02" and "3,5" are decimals typed with a comma.
+GROUPED = re.compile(r"[+-]?[0-9]{1,4}(?:,[0-9]{3,4})+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?")
 # Thousands separators people paste from formatted numbers: "10,000", "10 000", "10_000".
 SEPARATORS = str.maketrans("", "", ",_ \u00a0\u202f")
 # Where the comma is the decimal mark (Russian: "12,5"), only spaces and "_" group digits.
+GROUPS_ONLY = str.maketrans("", "", "_ \u00a0\u202f")
 SEPARATORS_DECIMAL_COMMA = str.maketrans({",": ".", "_": None, " ": None, "\u00a0": None, "\u202f": None})
 SHOWN_MAX = 24
 
@@ -42,11 +46,18 @@ def parse_number(field: str, raw: str, decimal_comma: bool = False) -> float:
     (1024.0, 0.02)
     >>> parse_number("chars_per_token", "3,5", decimal_comma=True), parse_number("doc_tokens", "10 000", True)
     (3.5, 10000.0)
+    >>> parse_number("price_per_million", "0,02")
+    Traceback (most recent call last):
+    ...
+    ragchunk.errors.RagchunkError: price per million tokens (0,02) has a comma that does not group thousands: write decimals with a dot, e.g. 0.02
     """
     label = LABELS[field]
     text = raw.strip()
     if not text:
         raise RagchunkError(field, f"{label} is empty: enter a number", "empty")
+    if not decimal_comma and "," in text and not GROUPED.fullmatch(text.translate(GROUPS_ONLY)):
+        raise RagchunkError(field, f"{label} ({shown(raw)}) has a comma that does not group thousands: write"
+                                   " decimals with a dot, e.g. 0.02", "comma_not_grouping", {"value": shown(raw)})
     compact = text.translate(SEPARATORS_DECIMAL_COMMA if decimal_comma else SEPARATORS)
     if not NUMBER.fullmatch(compact):
         raise RagchunkError(field, f"{label} ({shown(raw)}) is not a number: enter digits, e.g. 512",

@@ -5,7 +5,10 @@ that folder with ``/`` separators; a file argument keeps the path as given, and 
 is standard input. Hidden files and folders (a name starting with ".") are left out
 unless asked for; folder symlinks are not followed (no loops), file symlinks are.
 ``include`` and ``exclude`` globs match a file's source (``*`` also matches ``/``, so
-``*.md`` matches at any depth).
+``*.md`` matches at any depth). A name that is not valid UTF-8 keeps its bytes as
+``\xff`` escapes in its source, so records stay UTF-8. Two files with one source (the same
+file named twice, or ``a.md`` of two folders) are refused after the first, so records never
+share a source.
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Found", "find_files", "read_file"]
+from .settings import MAX_DOCUMENT_BYTES
+
+__all__ = ["Found", "find_files", "read_file", "same_file", "shown_name"]
 
 STDIN = "-"
 
@@ -39,7 +44,8 @@ def _matches(source: str, include: Sequence[str], exclude: Sequence[str]) -> boo
 def find_files(paths: Sequence[str], include: Sequence[str] = (), exclude: Sequence[str] = (),
                hidden: bool = False) -> tuple[list[Found], list[tuple[str, str]]]:
     """The files ``paths`` name, in order (each folder's files sorted by source), and the
-    ``(path, reason)`` of each argument that names nothing readable."""
+    ``(path, reason)`` of each argument that names nothing readable (the reason a clause
+    that follows the path: "cannot be read: Permission denied")."""
     found: list[Found] = []
     problems: list[tuple[str, str]] = []
     for argument in paths:
@@ -51,12 +57,51 @@ def find_files(paths: Sequence[str], include: Sequence[str] = (), exclude: Seque
             if path.is_dir():
                 found.extend(_walk(path, include, exclude, hidden, problems))
             elif path.exists():
-                found.append(Found(argument, path, path.stat().st_size))
+                found.append(Found(shown_name(argument), path, path.stat().st_size))
             else:
-                problems.append((argument, "no such file or folder"))
+                problems.append((shown_name(argument), "cannot be read: no such file or folder"))
         except OSError as err:
-            problems.append((argument, err.strerror or str(err)))
-    return found, problems
+            problems.append((shown_name(argument), f"cannot be read: {err.strerror or err}"))
+    return _unique(found, problems), problems
+
+
+def shown_name(name: str) -> str:
+    """A file name as records and messages write it: bytes that are not UTF-8 (which Python
+    holds as lone surrogates) as ``\\x..`` escapes.
+
+    >>> shown_name("caf\\udce9.md"), shown_name("notes.md")
+    ('caf\\\\xe9.md', 'notes.md')
+    """
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return name
+
+
+def _unique(found: list[Found], problems: list[tuple[str, str]]) -> list[Found]:
+    """``found`` without a second file of the same source (a problem each)."""
+    first: dict[str, Found] = {}
+    kept = []
+    for item in found:
+        if item.source in first and item.path is not None:
+            other = first[item.source]
+            same = other.path is not None and same_file(other.path, item.path)
+            problems.append((shown_name(str(item.path)), "named twice: its records are already written" if same else
+                             f"its records would share the source {item.source!r} with {other.path}: pass the folder"
+                             " that holds both, so each keeps its own path"))
+            continue
+        first.setdefault(item.source, item)
+        kept.append(item)
+    return kept
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` are one file (False when either cannot be looked at)."""
+    try:
+        return a.samefile(b)
+    except OSError:
+        return False
 
 
 def _walk(root: Path, include: Sequence[str], exclude: Sequence[str], hidden: bool,
@@ -64,7 +109,7 @@ def _walk(root: Path, include: Sequence[str], exclude: Sequence[str], hidden: bo
     files: list[Found] = []
 
     def refused(err: OSError) -> None:
-        problems.append((err.filename or str(root), err.strerror or str(err)))
+        problems.append((shown_name(str(err.filename or root)), f"cannot be read: {err.strerror or err}"))
 
     for folder, folders, names in os.walk(root, onerror=refused):
         if not hidden:
@@ -72,13 +117,13 @@ def _walk(root: Path, include: Sequence[str], exclude: Sequence[str], hidden: bo
             names = [n for n in names if not n.startswith(".")]
         for name in names:
             path = Path(folder, name)
-            source = path.relative_to(root).as_posix()
+            source = shown_name(path.relative_to(root).as_posix())
             if not _matches(source, include, exclude):
                 continue
             try:
                 size = path.stat().st_size
             except OSError as err:
-                problems.append((str(path), err.strerror or str(err)))
+                problems.append((shown_name(str(path)), f"cannot be read: {err.strerror or err}"))
                 continue
             if path.is_file():
                 files.append(Found(source, path, size))
@@ -86,9 +131,12 @@ def _walk(root: Path, include: Sequence[str], exclude: Sequence[str], hidden: bo
     return iter(files)
 
 
-def read_file(found: Found, stdin: object) -> bytes:
-    """The bytes of a found file (raises ``OSError`` when it cannot be read)."""
+def read_file(found: Found, stdin: object, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
+    """The bytes of a found file, at most ``limit + 1`` of them (one more than any document
+    may have, so that ``/dev/zero`` or an endless pipe is refused as too large instead of
+    filling the memory). Raises ``OSError`` when it cannot be read."""
     if found.path is None:
         buffer = getattr(stdin, "buffer", None)
-        return buffer.read() if buffer is not None else stdin.read().encode("utf-8")
-    return found.path.read_bytes()
+        return buffer.read(limit + 1) if buffer is not None else stdin.read(limit + 1).encode("utf-8")
+    with found.path.open("rb") as handle:
+        return handle.read(limit + 1)

@@ -101,17 +101,18 @@ def sniff_kind(data: bytes) -> tuple[str, str] | None:
 
 def _sniff(data: bytes) -> tuple[tuple[str, str] | None, str | None]:
     """(:func:`sniff_kind`'s answer, the text of UTF-16 data without a BOM, decoded once)."""
-    if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+    if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", UTF32_BE_BOM)):
         return None, None
     for magic, offset, kind, what in SIGNATURES:
         if data[offset : offset + len(magic)] == magic and (magic not in WEAK_SIGNATURES or _binary_tail(data)):
             if kind == "zip":
                 return _zip_kind(data) or (kind, what), None
             return (kind, what), None
-    bare_utf16 = _utf16_without_bom(data)
+    binary = _binary_tail(data)
+    bare_utf16 = _utf16_without_bom(data, other_alphabets=binary)
     if bare_utf16 is not None:
         return None, bare_utf16
-    if _binary_tail(data):
+    if binary:
         if b"\x00" in data[:SNIFF_BYTES]:
             return ("binary_nul", "a binary file (it contains NUL bytes)"), None
         return ("binary", "a binary file"), None
@@ -132,14 +133,18 @@ def _zip_kind(data: bytes) -> tuple[str, str] | None:
     return None
 
 
-def _utf16_without_bom(data: bytes) -> str | None:
+def _utf16_without_bom(data: bytes, other_alphabets: bool = True) -> str | None:
     """The text of UTF-16 bytes without a BOM (Latin text: nearly every other byte NUL), else None.
 
     Windows tools write such files; they are text, not binary. The decoded text must be
-    valid UTF-16 with no control characters but tab, line breaks and form feed.
+    valid UTF-16 with no control characters but tab, line breaks and form feed. With
+    ``other_alphabets`` (for data that does not read as text otherwise: NUL or control
+    bytes), also the text of one other alphabet, whose high bytes take a few values.
 
     >>> _utf16_without_bom("Hi\\n".encode("utf-16-le")), _utf16_without_bom(b"ab\\x00cd")
     ('Hi\\n', None)
+    >>> _utf16_without_bom("Привет, мир.".encode("utf-16-be"))
+    'Привет, мир.'
     """
     if len(data) < 2 or len(data) % 2 or data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return None
@@ -147,16 +152,28 @@ def _utf16_without_bom(data: bytes) -> str | None:
     low, high = head[0::2], head[1::2]
     for zeros, other, codec in ((high, low, "utf-16-le"), (low, high, "utf-16-be")):
         # Latin text in UTF-16 has a NUL high byte in (nearly) every character; binary data rarely does.
-        if zeros.count(0) * 10 >= len(zeros) * 9 > 0 and other.count(0) == 0:
+        latin = zeros.count(0) * 10 >= len(zeros) * 9 > 0 and other.count(0) == 0
+        # Text of another alphabet (Cyrillic, Greek, Devanagari ...) has high bytes of a few values
+        # (its block's, and 0 for spaces and digits) and low bytes of many.
+        alphabet = other_alphabets and len(zeros) >= 8 and len(set(zeros)) <= 4 < len(set(other))
+        if latin or alphabet:
             try:
                 text = data.decode(codec)
             except UnicodeDecodeError:
                 return None
-            if any(ch < " " and ch not in "\t\n\r\x0c" for ch in text[: SNIFF_BYTES]):
+            head_text = text[:SNIFF_BYTES]
+            if any(ch < " " and ch not in "\t\n\r\x0c" for ch in head_text):
+                return None
+            if alphabet and not latin and 2 * sum(ch.isalpha() or ch.isspace() for ch in head_text) < len(head_text):
                 return None
             return text
     return None
 
+
+# UTF-32 byte order marks. The little-endian one is also UTF-16's followed by U+0000: a UTF-16
+# text that starts with a NUL character reads as UTF-32 when its length allows.
+UTF32_LE_BOM = b"\xff\xfe\x00\x00"
+UTF32_BE_BOM = b"\x00\x00\xfe\xff"
 
 # Control bytes that text does not hold (tab, line breaks, form feed and escape aside).
 _CONTROL_BYTES = bytes(c for c in range(32) if c not in (9, 10, 12, 13, 27))
@@ -171,7 +188,7 @@ def _binary_tail(data: bytes) -> bool:
 
 
 def decode_document(data: bytes, name: str = "the file") -> Document:
-    """Decode a file's bytes as UTF-8 (or UTF-16 with a BOM) text.
+    """Decode a file's bytes as UTF-8 (or UTF-16, or UTF-32 with a BOM) text.
 
     Invalid UTF-8 is replaced with U+FFFD and said in ``notes``; a binary file raises
     :class:`NotTextError` naming what it looks like. An empty ``name`` reads "the file"
@@ -199,6 +216,10 @@ def decode_document(data: bytes, name: str = "the file") -> Document:
             "not_text",
             {"name": name, "kind": kind, "what": what},
         )
+    if data.startswith((UTF32_LE_BOM, UTF32_BE_BOM)) and not len(data) % 4:
+        note = f"{label} was decoded as UTF-32"
+        return Document(data.decode("utf-32", errors="replace"), [note],
+                        note_details=[{"code": "utf32", "params": {"name": name}, "message": note}])
     if bare_utf16 is not None:
         note = f"{label} was decoded as UTF-16"
         return Document(bare_utf16, [note], note_details=[{"code": "utf16", "params": {"name": name}, "message": note}])

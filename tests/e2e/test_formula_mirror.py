@@ -43,6 +43,9 @@ def forms():
     for price in COMMA_NUMBERS:
         yield {"unit": "tokens", "doc": "10 000", "chars_per_token": "4", "chunk_size": "512", "overlap": "64",
                "price": price, "decimal_comma": True}
+        # The same typing where "," only groups thousands: "0,02" and "1,000,5" are refused, "10,000" is 10000.
+        yield {"unit": "tokens", "doc": price, "chars_per_token": "4", "chunk_size": "512", "overlap": "64",
+               "price": price}
         yield {"unit": "chars", "doc": doc, "chars_per_token": number, "chunk_size": "512", "overlap": "0,0",
                "price": "", "decimal_comma": True}
 

@@ -479,8 +479,10 @@ def test_calculate_reads_the_decimal_comma_only_when_asked():
     assert ru == json.loads(json.dumps(plan(tokens_from_chars(10_000, 3.5), 512, 64, 0.02).to_json()))
     en = ask(Workspace(), "calculate", {**form, "doc": "10,000", "chars_per_token": "3.5", "price": "0.02"})
     assert result_of(en) == ru
-    # Without the flag "3,5" is 35 grouped, as before: a different estimate.
-    assert result_of(ask(Workspace(), "calculate", {**form, "doc": "10000", "price": ""}))["doc_tokens"] == 286
+    # Without the flag "," only groups thousands: "3,5" is refused, not read as 35.
+    reply = ask(Workspace(), "calculate", {**form, "doc": "10000", "price": ""})
+    assert [(e["field"], e["code"], e["params"]) for e in reply["errors"]] == [
+        ("chars_per_token", "comma_not_grouping", {"value": "3,5"})]
 
 
 def test_errors_carry_code_and_params_for_the_page():

@@ -249,7 +249,7 @@ def test_missing_file(capsys, tmp_path, command):
 def test_empty_file(capsys, tmp_path):
     path = tmp_path / "empty.txt"
     path.write_text(" \n")
-    assert_usage_error(*run(capsys, "tokens", str(path)), "FILE", "text is empty")
+    assert_usage_error(*run(capsys, "tokens", str(path)), "FILE", str(path), "holds no text")
 
 
 # --- preview --------------------------------------------------------------------------

@@ -53,8 +53,10 @@ def counter_for(tokenizer):
     return tokenizer.count
 
 
-def assert_guarantees(text: str, result, size: int, overlap: int, count) -> None:
-    """Every promise of ``split`` for one result, checked from the outside."""
+def assert_guarantees(text: str, result, size: int, overlap: int, count, prefix_tokens=None) -> None:
+    """Every promise of ``split`` for one result, checked from the outside. ``prefix_tokens``
+    (chunk -> tokens) is what a chunk's context line costs: a word is cut only where it does
+    not fit the size less that."""
     chunks = result.chunks
     assert [c.id for c in chunks] == list(range(len(chunks)))
     # A leading BOM is not content: it never joins the first word.
@@ -101,7 +103,8 @@ def assert_guarantees(text: str, result, size: int, overlap: int, count) -> None
             if run is not None:
                 if run not in run_counts:
                     run_counts[run] = count(text[run[0] : run[1]])
-                assert run_counts[run] > size, (chunk, text[run[0] : run[1]][:80])
+                room = size - (prefix_tokens(chunk) if prefix_tokens else 0)
+                assert run_counts[run] > room, (chunk, text[run[0] : run[1]][:80])
         first = _NONSPACE.search(text, chunk.content_start)
         index = bisect_right(block_starts, first.start()) - 1
         path = paths[index] if index >= 0 else ()

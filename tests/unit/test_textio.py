@@ -225,9 +225,29 @@ def test_printable_utf8_text_survives(text):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=100))
+@given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=100).filter(lambda t: not t.startswith("\x00")))
 def test_any_text_with_a_utf16_bom_survives(text):
+    # A first character U+0000 would make the BOM FF FE 00 00, UTF-32's.
     assert decode_document(text.encode("utf-16")).text == text
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=100))
+def test_any_text_with_a_utf32_bom_survives(text):
+    for codec in ("utf-32", "utf-32-be"):
+        data = ("\ufeff" + text).encode(codec) if codec.endswith("be") else text.encode(codec)
+        document = decode_document(data, "u.txt")
+        assert document.text == text
+        assert document.notes == ["u.txt was decoded as UTF-32"]
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("text", ["Привет мир. Вторая строка.\n", "नमस्ते दुनिया। यह एक परीक्षण है।\n",
+                                  "Καλημέρα κόσμε, δεύτερη γραμμή.\n"])
+def test_utf16_without_a_bom_in_other_alphabets_is_text(codec, text):
+    document = decode_document(text.encode(codec), "notes.txt")
+    assert document.text == text
+    assert document.notes == ["notes.txt was decoded as UTF-16"]
 
 
 @settings(max_examples=100, deadline=None)

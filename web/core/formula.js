@@ -10,6 +10,9 @@ const NUMBER = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 const SEPARATORS = /[,_ \u00a0\u202f]/g;
 // Where the comma is the decimal mark (Russian: "12,5"), only spaces and "_" group digits.
 const GROUPS_ONLY = /[_ \u00a0\u202f]/g;
+// Where "," groups digits it stands before groups of three (or, as in East Asia, four) digits
+// ("1,024", "12,345.5", "1,0000"): "0,02" and "3,5" are decimals typed with a comma.
+const GROUPED = /^[+-]?[0-9]{1,4}(?:,[0-9]{3,4})+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?$/;
 const SHOWN_MAX = 24;
 
 class FieldError extends Error {
@@ -30,6 +33,9 @@ function shown(raw) {
 export function parseNumber(field, raw, decimalComma = false) {
   const text = raw.trim();
   if (!text) throw new FieldError(field, "empty");
+  if (!decimalComma && text.includes(",") && !GROUPED.test(text.replace(GROUPS_ONLY, ""))) {
+    throw new FieldError(field, "comma_not_grouping", { value: shown(raw) });
+  }
   const compact = decimalComma ? text.replace(GROUPS_ONLY, "").replaceAll(",", ".") : text.replace(SEPARATORS, "");
   if (!NUMBER.test(compact)) {
     throw new FieldError(field, "not_a_number", { value: shown(raw) });

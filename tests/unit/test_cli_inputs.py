@@ -1,0 +1,133 @@
+"""The command line against inputs that once lost data or printed a traceback: OUT naming
+an input, file names that are not UTF-8, two files of one source, a text of zero tokens, a
+full disk, an endless input, Ctrl-C outside ``split``'s loop, a decimal comma, UTF-32 and
+BOM-less UTF-16 of other alphabets."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ragchunk import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT / "pycore")}
+TEXT = "# Notes\n\nThe plan for the week. Write the report.\n\n## Monday\n\nMeet the team at nine.\n"
+
+
+def ragchunk(*argv: str, cwd: Path, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ragchunk", *argv], cwd=cwd, env=ENV, stdout=stdout,
+                          stderr=subprocess.PIPE, timeout=120, check=False)
+
+
+def lines(process: subprocess.CompletedProcess) -> list[dict]:
+    return [json.loads(line) for line in process.stdout.decode("utf-8").splitlines()]
+
+
+def test_out_naming_an_input_is_refused_and_the_input_kept(tmp_path):
+    (tmp_path / "notes.md").write_text(TEXT, encoding="utf-8")
+    done = ragchunk("split", "notes.md", "--size", "32", "-o", "notes.md", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.decode() == ("ragchunk: error: -o: OUT (notes.md) is also an input: writing it would empty it"
+                                    " before it is read; write the chunks to another file\n")
+    assert (tmp_path / "notes.md").read_text(encoding="utf-8") == TEXT
+
+
+def test_out_inside_a_folder_being_split_is_left_out(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "notes.md").write_text(TEXT, encoding="utf-8")
+    (docs / "chunks.jsonl").write_text('{"old": "records"}\n', encoding="utf-8")
+    done = ragchunk("split", "docs", "--size", "32", "-o", "docs/chunks.jsonl", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.decode() == "ragchunk: note: chunks.jsonl is OUT, so it is not read as an input\n"
+    records = [json.loads(line) for line in (docs / "chunks.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {r["source"] for r in records} == {"notes.md"}
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a name that is not UTF-8 needs a byte-name file system")
+def test_a_file_name_that_is_not_utf8_keeps_its_bytes_escaped(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text(TEXT, encoding="utf-8")
+    with open(os.fsencode(docs) + b"/caf\xe9.md", "w", encoding="utf-8") as handle:
+        handle.write("Another document. It follows.\n")
+    (docs / "z.md").write_text("The last one.\n", encoding="utf-8")
+    done = ragchunk("split", "docs", "--size", "32", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert [r["source"] for r in lines(done) if r["id"] == 0] == ["a.md", "caf\\xe9.md", "z.md"]
+
+
+def test_two_files_of_one_source_are_refused_after_the_first(tmp_path):
+    for folder, text in (("dA", "alpha from A"), ("dB", "beta from B")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "a.md").write_text(text, encoding="utf-8")
+    done = ragchunk("split", "dA", "dB", "--size", "32", cwd=tmp_path)
+    assert done.returncode == 1
+    assert [(r["source"], r["text"]) for r in lines(done)] == [("a.md", "alpha from A")]
+    assert done.stderr.decode() == ("ragchunk: error: dB/a.md: its records would share the source 'a.md' with dA/a.md:"
+                                    " pass the folder that holds both, so each keeps its own path\n")
+    twice = ragchunk("split", "dA/a.md", "dA/a.md", "--size", "32", cwd=tmp_path)
+    assert (twice.returncode, len(lines(twice))) == (1, 1)
+    assert twice.stderr.decode() == "ragchunk: error: dA/a.md: named twice: its records are already written\n"
+
+
+@pytest.mark.parametrize("encoding", ["bert-base-uncased", "xlm-roberta"])
+def test_a_text_of_zero_tokens_is_counted_not_crashed(tmp_path, encoding):
+    (tmp_path / "zwsp.txt").write_text("\u200b", encoding="utf-8")
+    done = ragchunk("tokens", "zwsp.txt", "--encoding", encoding, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode() == f"0 tokens ({encoding}), 1 characters (the tokenizer drops them all)\n"
+    data = json.loads(ragchunk("tokens", "zwsp.txt", "--encoding", encoding, "--json", cwd=tmp_path).stdout)
+    assert (data["tokens"], data["chars_per_token"]) == (0, None)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("command", [["split", "notes.md", "--size", "8"], ["tokens", "notes.md"]])
+def test_a_full_disk_is_said_as_such(tmp_path, command):
+    (tmp_path / "notes.md").write_text(TEXT, encoding="utf-8")
+    with open("/dev/full", "wb") as full:
+        done = ragchunk(*command, cwd=tmp_path, stdout=full)
+    assert done.returncode == 1
+    assert done.stderr.decode() == "ragchunk: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_an_endless_input_is_refused_as_too_large(tmp_path):
+    done = ragchunk("tokens", "/dev/zero", cwd=tmp_path)
+    assert done.returncode == 2
+    assert b"is too large" in done.stderr and b"Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("argv", [["calc", "--tokens", "1000", "--size", "100", "--overlap", "0"], ["tokens", "-"],
+                                  ["compare", "."], ["preview", "-", "--size", "8", "--overlap", "0"]])
+def test_ctrl_c_outside_the_split_loop_is_one_line(monkeypatch, capsys, argv):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, f"run_{argv[0]}", interrupted)
+    assert cli.main(argv) == 130
+    assert capsys.readouterr().err == "ragchunk: interrupted\n"
+
+
+@pytest.mark.parametrize("typed", ["0,02", "3,5", "1,,0", ",5"])
+def test_a_decimal_comma_is_refused_not_read_as_thousands(capsys, typed):
+    assert cli.main(["calc", "--tokens", "1000", "--size", "100", "--overlap", "0", "--price", typed]) == 2
+    assert capsys.readouterr().err == (f"ragchunk: error: --price: price per million tokens ({typed}) has a comma that"
+                                       " does not group thousands: write decimals with a dot, e.g. 0.02\n")
+
+
+def test_utf32_and_bomless_utf16_of_other_alphabets_are_read(tmp_path):
+    russian = "Привет, мир. Вторая строка.\n"
+    (tmp_path / "u32.txt").write_bytes(russian.encode("utf-32"))
+    (tmp_path / "u16.txt").write_bytes(russian.encode("utf-16-le"))
+    for name, codec in (("u32.txt", "UTF-32"), ("u16.txt", "UTF-16")):
+        done = ragchunk("split", name, "--size", "32", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert [r["text"] for r in lines(done)] == [russian.strip()]
+        assert done.stderr.decode() == f"ragchunk: note: {name} was decoded as {codec}\n"
