@@ -218,3 +218,20 @@ def test_a_large_paste_is_counted_without_filling_the_box(page):
     assert page.input_value("#text") == ""
     assert "kept out of the box" in calc.text_status()
     assert [w["text"] for w in calc.windows()] == [w.text for w in expected_windows(text, 512, 64)[:5]]
+
+
+def test_a_setting_changed_while_a_large_paste_loads_applies_to_that_paste(page):
+    # The new document is on its way (loading, then counting) when the tokenizer changes: it is
+    # counted again with the new one. It used to be dropped, and the old text recounted.
+    calc = CalculatorPage(page).open()
+    calc.paste("short text A")
+    text = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 100_000
+    before = calc.finished()
+    paste_large(page, text)
+    page.wait_for_selector("#cancel:visible")
+    page.select_option("#encoding", "o200k_base")
+    page.wait_for_function("n => Number(document.querySelector('#drop').dataset.analyses) > n", arg=before,
+                           timeout=120_000)
+    page.wait_for_selector("#cancel", state="hidden", timeout=120_000)
+    assert calc.token_count() == get_tokenizer("o200k_base").count(text)
+    assert "kept out of the box" in calc.text_status()

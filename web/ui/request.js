@@ -30,6 +30,10 @@ export class DocumentRequests {
     this.hasDocument = false;
     this.seq = 0;
     this.doc = null; // the id of the current document in the core's workspace
+    // A new document on its way into the core (its load or first request not answered yet):
+    // {seq, document, meta}. A settings change meanwhile sends it again with the new settings
+    // (see `pending`), so that it is neither lost nor answered with the settings of before.
+    this.inFlight = null;
     this.loaded = null; // what "load" said of it: {doc, name, chars, kind, title, pages, notes, note_details}
     // A restarted worker has an empty workspace: the results of its documents go with them
     // (a corpus shown before a cancelled run included; its downloads and pages are gone).
@@ -57,9 +61,20 @@ export class DocumentRequests {
     });
   }
 
+  /** The new document still on its way into the core, as {document, meta}, or null. */
+  get pending() {
+    return this.inFlight;
+  }
+
+  /** Whether there is a document to answer for: a shown one, or one on its way. */
+  get active() {
+    return this.hasDocument || this.inFlight !== null;
+  }
+
   /** The box was emptied: no document, no results, and a pending reply is moot. */
   empty(hadText) {
     this.hasDocument = false;
+    this.inFlight = null;
     this.seq++;
     this.clear();
     this.status.show("");
@@ -70,10 +85,15 @@ export class DocumentRequests {
    * Send one request about the current document, or about `document` (a string or a
    * file's bytes) loaded first. On success `done(result, loaded)` shows it and the send
    * resolves true; a refused document (after `refused()`) or a failure shows its errors
-   * and resolves false; a cancelled or superseded request resolves undefined.
+   * and resolves false; a cancelled or superseded request resolves undefined. `meta` is
+   * kept with a new document until it is answered (what the tool needs to send it again).
    */
-  async send(type, payload, document, { done, refused = () => {} }) {
+  async send(type, payload, document, { done, refused = () => {}, meta = null }) {
     const seq = ++this.seq;
+    if (document !== null) this.inFlight = { seq, document, meta };
+    const settle = () => {
+      if (this.inFlight?.seq === seq) this.inFlight = null;
+    };
     this.status.show(this.core.isReady ? this.busy : "status.waiting", {}, true);
     showErrors([], this.slots);
     let reply;
@@ -90,6 +110,7 @@ export class DocumentRequests {
           return undefined;
         }
         if (!answer.ok) {
+          settle();
           countAnalysis();
           refused();
           this.status.restore();
@@ -107,13 +128,19 @@ export class DocumentRequests {
       reply = await this.core.request(type, { ...payload, doc }, null);
     } catch (error) {
       if (error instanceof Cancelled && seq === this.seq) {
+        settle();
         this.status.show(this.cancelled);
         this.hasDocument = false;
         this.clear();
       }
       return undefined;
     }
-    if (seq !== this.seq) return undefined;
+    if (seq !== this.seq) {
+      // Superseded after its load: the newer request holds the document it needs.
+      if (document !== null && doc !== null && doc !== this.doc) this.core.request("drop", { doc });
+      return undefined;
+    }
+    settle();
     countAnalysis();
     if (document !== null) {
       // The new document stands from now on, whatever this request says of it.

@@ -410,6 +410,8 @@ function renderAnalysis(result, { fillLength }) {
  * is the file's name, or a message of the catalog that labels a large paste.
  */
 function analyze(document, { name = "", fillLength = true } = {}) {
+  // A document still on its way is the one to count again, as new (its length fills the field).
+  if (document === null && requests.pending) return analyze(requests.pending.document, requests.pending.meta);
   // A new document is analysed with the settings as they are now: a refresh they scheduled is moot.
   if (document !== null) {
     onChunking.cancel();
@@ -425,6 +427,7 @@ function analyze(document, { name = "", fillLength = true } = {}) {
     name: typeof name === "string" ? name : "",
   };
   return requests.send("analyze", payload, document, {
+    meta: { name },
     done: (r) => {
       requests.status.show(name ? "status.analyzed_named" : "status.analyzed", { name, count: r.tokens, chars: r.chars });
       renderAnalysis(r, { fillLength });
@@ -449,7 +452,7 @@ async function showMore() {
 }
 
 const onChunking = debounce(() => {
-  if (requests.hasDocument && chunkSettings()) analyze(null, { fillLength: false });
+  if (requests.active && chunkSettings()) analyze(null, { fillLength: false });
 }, TEXT_DEBOUNCE_MS);
 
 // --- wiring -----------------------------------------------------------------------------
@@ -482,7 +485,7 @@ bindCopyButton();
 /** The text (or the files) counted again with the tokenizer of the page. */
 function recountText() {
   if (files.length) recountFiles();
-  else if (requests.hasDocument) analyze(null);
+  else if (requests.active) analyze(null);
 }
 
 $("encoding").addEventListener("change", () => {

@@ -371,6 +371,8 @@ $("chunk-list").addEventListener("scroll", () => {
 // --- one document --------------------------------------------------------------------------
 
 function runSplit(document, name = null) {
+  // A document still on its way is the one to split again, as new.
+  if (document === null && requests.pending) return runSplit(requests.pending.document, requests.pending.meta.name);
   // A new document is split with the settings as they are now: a re-split they scheduled is moot.
   if (document !== null) resplit.cancel();
   const previousName = documentName;
@@ -378,6 +380,7 @@ function runSplit(document, name = null) {
   if (name !== null) documentName = name;
   if (document !== null) corpusMode = false;
   return requests.send("split", { ...settings(), name: fileName() }, document, {
+    meta: { name },
     // The core kept the previous document: so do its name and its view.
     refused: () => {
       documentName = previousName;
@@ -714,8 +717,8 @@ async function runCompare() {
 // --- wiring ------------------------------------------------------------------------------
 
 const resplit = debounce(() => {
-  if (!requests.hasDocument) return;
-  if (corpusMode) resplitCorpus();
+  if (!requests.active) return;
+  if (corpusMode && !requests.pending) resplitCorpus();
   else runSplit(null);
 }, TEXT_DEBOUNCE_MS);
 
