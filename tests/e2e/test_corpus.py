@@ -247,6 +247,14 @@ def test_one_document_and_one_chunk_are_said_in_the_singular(page):
     assert calc.rows("#files-table tfoot tr")[0][0] == "All: 1 document, 1 skipped"
 
 
+def test_the_documents_table_names_the_kind_of_each_document(page):
+    docs = ROOT / "tests" / "data" / "docs"
+    splitter = SplitterPage(page).open()
+    splitter.choose_files([docs / "guide.docx", docs / "guide.html", docs / "guide.md"])
+    notes = {row[0]: row[-1] for row in splitter.rows("#documents-body tr")}
+    assert notes == {"guide.docx": "Word", "guide.html": "HTML", "guide.md": ""}
+
+
 # --- the splitter: a dropped .zip ------------------------------------------------------------
 
 ZIPPED = {

@@ -546,7 +546,9 @@ function renderDocuments() {
     cells.forEach((value, index) => {
       const cell = document.createElement(index ? "td" : "th");
       if (!index) cell.scope = "row";
-      cell.textContent = value;
+      // The kind of a document is a message of the catalog, kept in step with the language.
+      if (typeof value === "string") cell.textContent = value;
+      else show(cell, value.key, value.params);
       row.append(cell);
     });
     if (entry.error) row.className = "skipped";
