@@ -89,6 +89,10 @@ def test_a_model_fills_its_tokenizer_price_and_figures(page, model_id):
         assert float(page.input_value("#price")) == model.price_per_million
         assert calc.result("cost") == f"{money(expected.cost)} at {model.price_per_million:g} per million tokens"
     assert calc.shown("#model-warning") is None, "500 tokens fit each of these models"
+    # An invalid form has no plan: its vectors and their storage go with the other figures.
+    calc.set("overlap", "600")
+    assert calc.result("chunks") == "—"
+    assert calc.shown("#vectors-row") is None and calc.shown("#storage-row") is None
 
 
 @pytest.mark.parametrize(("model_id", "largest", "prefix"), [

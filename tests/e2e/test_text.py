@@ -235,3 +235,14 @@ def test_a_setting_changed_while_a_large_paste_loads_applies_to_that_paste(page)
     page.wait_for_selector("#cancel", state="hidden", timeout=120_000)
     assert calc.token_count() == get_tokenizer("o200k_base").count(text)
     assert "kept out of the box" in calc.text_status()
+
+
+def test_a_run_of_letters_too_long_for_the_page_is_refused_in_words(page):
+    # 30,000 letters with no break: the WASM encoder would take minutes (and fails past a million).
+    calc = CalculatorPage(page).open()
+    calc.paste("a" * 30_000)
+    assert page.inner_text("#text-error") == (
+        "the text holds a run of 30,000 letters with no space, digit or punctuation; the page counts runs of up to"
+        " 20,000: count it with the command line (python -m ragchunk tokens FILE)")
+    calc.paste("Short text after it.")
+    assert calc.token_count() == get_tokenizer().count("Short text after it.")

@@ -36,6 +36,7 @@ from operator import itemgetter
 from typing import Any, NamedTuple
 
 from .. import tables
+from ..errors import RagchunkError
 
 NAMES: tuple[str, ...] = ("cl100k_base", "o200k_base", "p50k_base", "r50k_base")
 
@@ -357,6 +358,43 @@ class TiktokenTokenizer(_Bpe):
         return self._encoding.decode(list(tokens), errors="replace")
 
 
+#: The longest run of letters the page's WASM encoder is given. A run of letters is one piece
+#: of tiktoken's pattern, and the npm encoder merges a piece in time that grows with the
+#: square of its length (400,000 letters took minutes here) and fails past about a million.
+WASM_MAX_RUN = 20_000
+
+
+def check_runs(text: str) -> None:
+    """Refuse a text with a run of letters longer than :data:`WASM_MAX_RUN` (the page's limit).
+
+    Such a run holds a whole block of half that length at a multiple of it, so only the
+    blocks are looked at (a few characters of each, in C), and a run is measured only from
+    a block that is letters throughout: the check costs a fraction of a millisecond per MB.
+
+    >>> check_runs("a" * 20_000 + " b")
+    >>> check_runs("x" + "é" * 20_000)
+    Traceback (most recent call last):
+    ...
+    ragchunk.errors.RagchunkError: the text holds a run of 20,001 letters with no space, digit or punctuation; the page counts runs of up to 20,000: count it with the command line (python -m ragchunk tokens FILE)
+    """
+    block = WASM_MAX_RUN // 2
+    for start in range(0, len(text) - block + 1, block):
+        if not (text[start : start + 32].isalpha() and text[start : start + block].isalpha()):
+            continue
+        low, high = start, start + block
+        while low and text[low - 1].isalpha():
+            low -= 1
+        while high < len(text) and text[high].isalpha():
+            high += 1
+        if high - low > WASM_MAX_RUN:
+            raise RagchunkError(
+                "text",
+                f"the text holds a run of {high - low:,} letters with no space, digit or punctuation; the page counts"
+                f" runs of up to {WASM_MAX_RUN:,}: count it with the command line (python -m ragchunk tokens FILE)",
+                "letter_run_too_long", {"length": high - low, "limit": WASM_MAX_RUN},
+            )
+
+
 class WasmTokenizer(_Bpe):
     """Browser adapter around the npm tiktoken WASM ``Tiktoken`` object the worker made.
 
@@ -374,6 +412,7 @@ class WasmTokenizer(_Bpe):
         self._encode_source = encode_source
 
     def _ids(self, text: str) -> Any:
+        check_runs(text)
         source = getattr(text, "source", None)
         if source is not None and self._encode_source is not None:
             return self._encode_source(source)

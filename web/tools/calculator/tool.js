@@ -59,6 +59,7 @@ function renderPlan(reply, source) {
     for (const id of ["r-chunks", "r-total", "r-repeated", "r-extra", "r-cost"]) showText($(id), "—");
     show($("r-detail"), "calc.detail_invalid");
     $("results").dataset.state = "invalid";
+    renderModel(null, "r"); // no plan, no vectors: the last valid plan's must not stay on screen
     return;
   }
   showErrors([], calcSlots);
