@@ -277,6 +277,23 @@ def notes_zip() -> bytes:
     return buffer.getvalue()
 
 
+def test_a_zip_of_a_very_compressible_log_is_read_and_a_bomb_is_not(page, tmp_path):
+    log = "INFO ok\n" * 200_000  # 1.6 MB that deflates about 650 times
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("app.log.txt", log, compress_type=zipfile.ZIP_DEFLATED)
+    assert len(log) / len(buffer.getvalue()) > 200
+    splitter = SplitterPage(page).open()
+    splitter.choose_files([("logs.zip", buffer.getvalue())])
+    [row] = splitter.rows("#documents-body tr")
+    assert row[0] == "app.log.txt" and number(row[1]) == len(log)
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w") as archive:
+        archive.writestr("zeros.txt", b"0" * 40_000_000, compress_type=zipfile.ZIP_DEFLATED)
+    splitter.choose_files([("bomb.zip", bomb.getvalue())])
+    assert "bomb.zip inflates far beyond its size" in page.inner_text("#documents-body")
+
+
 def test_a_dropped_zip_is_split_document_by_document(page, tmp_path):
     data = notes_zip()
     options = SplitOptions(by="sentences", size=60, overlap=8, tokenizer="cl100k_base")

@@ -10,6 +10,9 @@ import { SPEC } from "../spec.js";
 export const ZIP_MAX_ENTRIES = 10_000;
 export const ZIP_MAX_BYTES = 200_000_000;
 const ZIP_MAX_RATIO = 200;
+// Entries up to this many bytes may compress any amount (a log of repeated lines packs 650 x):
+// the whole archive's cap bounds them; past it, a ratio beyond ZIP_MAX_RATIO is a bomb.
+const ZIP_RATIO_FLOOR = 32_000_000;
 
 const hidden = (path) => path.split("/").some((part) => part.startsWith(".") || part === "__MACOSX");
 
@@ -101,7 +104,7 @@ export async function fromZip(file) {
     if (flags & 1) throw { code: "archive_encrypted", params: { name: file.name, entry: path } };
     if (method !== 0 && method !== 8) throw { code: "archive_method", params: { name: file.name, entry: path, method } };
     declared += size;
-    if (declared > ZIP_MAX_BYTES || (packed && size / packed > ZIP_MAX_RATIO)) {
+    if (declared > ZIP_MAX_BYTES || (size > ZIP_RATIO_FLOOR && size / Math.max(packed, 1) > ZIP_MAX_RATIO)) {
       throw { code: "archive_bomb", params: { name: file.name, ratio: ZIP_MAX_RATIO, limit: ZIP_MAX_BYTES } };
     }
     const name = path.split("/").pop();
