@@ -180,18 +180,11 @@ def test_leaving_a_box_after_typing_does_not_split_again(page):
 def test_a_setting_changed_while_a_large_paste_loads_applies_to_that_paste(page):
     # A new overlap while the pasted text is on its way: that text is split with it (the old
     # document was split again under the new text's name).
-    from test_text import paste_large
+    from test_text import change_while_a_paste_loads
 
     splitter = SplitterPage(page).open()
     splitter.after_request(lambda: page.fill("#text", "A short first document. It has two sentences."))
-    text = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 100_000
-    before = splitter.finished()
-    paste_large(page, text)
-    page.wait_for_selector("#cancel:visible")
-    page.fill("#overlap", "10")
-    page.wait_for_function("n => Number(document.querySelector('#drop').dataset.analyses) > n", arg=before,
-                           timeout=120_000)
-    page.wait_for_selector("#cancel", state="hidden", timeout=120_000)
+    text = change_while_a_paste_loads(splitter, lambda: page.fill("#overlap", "10"))
     expected = split(text, size=512, overlap=10)
     assert splitter.stat("chunks") == f"{len(expected.chunks):,}"
     status = page.inner_text("#text-status")

@@ -30,6 +30,22 @@ def paste_large(page, text: str) -> None:
     )
 
 
+LOREM = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 100_000
+
+
+def change_while_a_paste_loads(tool, change) -> str:
+    """Paste :data:`LOREM` (5.7 MB, kept out of the box), do ``change`` while it is still on its
+    way into the core, and wait until the tool has answered; returns the pasted text."""
+    before = tool.finished()
+    paste_large(tool.page, LOREM)
+    tool.page.wait_for_selector("#cancel:visible")
+    change()
+    tool.page.wait_for_function("n => Number(document.querySelector('#drop').dataset.analyses) > n", arg=before,
+                                timeout=120_000)
+    tool.page.wait_for_selector("#cancel", state="hidden", timeout=120_000)
+    return LOREM
+
+
 def expected_windows(text: str, size: int, overlap: int, encoding: str = "cl100k_base"):
     return windows(text, size, overlap, get_tokenizer(encoding))
 
@@ -225,14 +241,7 @@ def test_a_setting_changed_while_a_large_paste_loads_applies_to_that_paste(page)
     # counted again with the new one. It used to be dropped, and the old text recounted.
     calc = CalculatorPage(page).open()
     calc.paste("short text A")
-    text = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 100_000
-    before = calc.finished()
-    paste_large(page, text)
-    page.wait_for_selector("#cancel:visible")
-    page.select_option("#encoding", "o200k_base")
-    page.wait_for_function("n => Number(document.querySelector('#drop').dataset.analyses) > n", arg=before,
-                           timeout=120_000)
-    page.wait_for_selector("#cancel", state="hidden", timeout=120_000)
+    text = change_while_a_paste_loads(calc, lambda: page.select_option("#encoding", "o200k_base"))
     assert calc.token_count() == get_tokenizer("o200k_base").count(text)
     assert "kept out of the box" in calc.text_status()
 
