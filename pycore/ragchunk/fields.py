@@ -15,9 +15,10 @@ from .settings import LABELS, MAX_CHUNK_SIZE, MAX_DOC_CHARS, MAX_DOC_TOKENS, MAX
 
 # One way to match any digit run ("[0-9]+\.?[0-9]*" could split it anywhere: quadratic on a long one).
 NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-# Where "," groups digits it stands before groups of three (or, as in East Asia, four) digits
-# ("1,024", "12,345.5", "1,0000"): "0,02" and "3,5" are decimals typed with a comma.
-GROUPED = re.compile(r"[+-]?[0-9]{1,4}(?:,[0-9]{3,4})+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?")
+# Where "," groups digits the last group has three digits (or, as in East Asia, four) and the
+# first does not start with 0 ("1,024", "12,345.5", "1,0000", Indian "1,00,000"): "0,02",
+# "0,020" and "3,5" are decimals typed with a comma.
+GROUPED = re.compile(r"[+-]?[1-9][0-9]{0,3}(?:,[0-9]{2,4})*,[0-9]{3,4}(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?")
 # Thousands separators people paste from formatted numbers: "10,000", "10 000", "10_000".
 SEPARATORS = str.maketrans("", "", ",_ \u00a0\u202f")
 # Where the comma is the decimal mark (Russian: "12,5"), only spaces and "_" group digits.

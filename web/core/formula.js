@@ -10,9 +10,10 @@ const NUMBER = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 const SEPARATORS = /[,_ \u00a0\u202f]/g;
 // Where the comma is the decimal mark (Russian: "12,5"), only spaces and "_" group digits.
 const GROUPS_ONLY = /[_ \u00a0\u202f]/g;
-// Where "," groups digits it stands before groups of three (or, as in East Asia, four) digits
-// ("1,024", "12,345.5", "1,0000"): "0,02" and "3,5" are decimals typed with a comma.
-const GROUPED = /^[+-]?[0-9]{1,4}(?:,[0-9]{3,4})+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?$/;
+// Where "," groups digits the last group has three digits (or, as in East Asia, four) and the
+// first does not start with 0 ("1,024", "12,345.5", "1,0000", Indian "1,00,000"): "0,02",
+// "0,020" and "3,5" are decimals typed with a comma.
+const GROUPED = /^[+-]?[1-9][0-9]{0,3}(?:,[0-9]{2,4})*,[0-9]{3,4}(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?$/;
 const SHOWN_MAX = 24;
 
 class FieldError extends Error {
