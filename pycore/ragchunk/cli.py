@@ -189,7 +189,7 @@ def read_document(path: str, stdin: TextIO) -> str:
     for note in document.notes:
         print(f"ragchunk: note: {note.get('message', '')}", file=sys.stderr)
     if not document.text.strip():
-        raise RagchunkError("file", f"{found.source} holds no text: give a file with some words in it", "text_empty")
+        raise RagchunkError("file", f"{found.source} holds no text: give a file with some words in it")
     return check_text(document.text)
 
 

@@ -91,7 +91,7 @@ def _unique(found: list[Found], problems: list[tuple[str, str]]) -> list[Found]:
                              f"its records would share the source {item.source!r} with {other.path}: pass the folder"
                              " that holds both, so each keeps its own path"))
             continue
-        first.setdefault(item.source, item)
+        first[item.source] = item
         kept.append(item)
     return kept
 

@@ -31,9 +31,9 @@ export class DocumentRequests {
     this.seq = 0;
     this.doc = null; // the id of the current document in the core's workspace
     // A new document on its way into the core (its load or first request not answered yet):
-    // {seq, document, meta}. A settings change meanwhile sends it again with the new settings
-    // (see `pending`), so that it is neither lost nor answered with the settings of before.
-    this.inFlight = null;
+    // {seq, document, meta}. A settings change meanwhile sends it again with the new settings,
+    // so that it is neither lost nor answered with the settings of before.
+    this.pending = null;
     this.loaded = null; // what "load" said of it: {doc, name, chars, kind, title, pages, notes, note_details}
     // A restarted worker has an empty workspace: the results of its documents go with them
     // (a corpus shown before a cancelled run included; its downloads and pages are gone).
@@ -61,20 +61,15 @@ export class DocumentRequests {
     });
   }
 
-  /** The new document still on its way into the core, as {document, meta}, or null. */
-  get pending() {
-    return this.inFlight;
-  }
-
   /** Whether there is a document to answer for: a shown one, or one on its way. */
   get active() {
-    return this.hasDocument || this.inFlight !== null;
+    return this.hasDocument || this.pending !== null;
   }
 
   /** The box was emptied: no document, no results, and a pending reply is moot. */
   empty(hadText) {
     this.hasDocument = false;
-    this.inFlight = null;
+    this.pending = null;
     this.seq++;
     this.clear();
     this.status.show("");
@@ -90,9 +85,9 @@ export class DocumentRequests {
    */
   async send(type, payload, document, { done, refused = () => {}, meta = null }) {
     const seq = ++this.seq;
-    if (document !== null) this.inFlight = { seq, document, meta };
+    if (document !== null) this.pending = { seq, document, meta };
     const settle = () => {
-      if (this.inFlight?.seq === seq) this.inFlight = null;
+      if (this.pending?.seq === seq) this.pending = null;
     };
     this.status.show(this.core.isReady ? this.busy : "status.waiting", {}, true);
     showErrors([], this.slots);
