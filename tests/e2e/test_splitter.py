@@ -177,15 +177,17 @@ def test_leaving_a_box_after_typing_does_not_split_again(page):
     assert page.eval_on_selector("#chunk-list", "list => list.scrollTop") == 5 * 208
 
 
-def test_a_setting_changed_while_a_large_paste_loads_applies_to_that_paste(page):
+@pytest.mark.parametrize("as_file", [False, True])
+def test_a_setting_changed_while_a_large_paste_loads_applies_to_that_paste(page, as_file):
     # A new overlap while the pasted text is on its way: that text is split with it (the old
     # document was split again under the new text's name).
     from test_text import change_while_a_paste_loads
 
     splitter = SplitterPage(page).open()
     splitter.after_request(lambda: page.fill("#text", "A short first document. It has two sentences."))
-    text = change_while_a_paste_loads(splitter, lambda: page.fill("#overlap", "10"))
+    text = change_while_a_paste_loads(splitter, lambda: page.fill("#overlap", "10"), as_file)
     expected = split(text, size=512, overlap=10)
     assert splitter.stat("chunks") == f"{len(expected.chunks):,}"
     status = page.inner_text("#text-status")
-    assert "kept out of the box" in status and f"{len(expected.chunks):,} chunks from {len(text):,} characters" in status
+    assert ("lorem.txt" if as_file else "kept out of the box") in status
+    assert f"{len(expected.chunks):,} chunks from {len(text):,} characters" in status

@@ -33,11 +33,16 @@ def paste_large(page, text: str) -> None:
 LOREM = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 100_000
 
 
-def change_while_a_paste_loads(tool, change) -> str:
-    """Paste :data:`LOREM` (5.7 MB, kept out of the box), do ``change`` while it is still on its
-    way into the core, and wait until the tool has answered; returns the pasted text."""
+def change_while_a_paste_loads(tool, change, as_file: bool = False) -> str:
+    """Paste :data:`LOREM` (5.7 MB, kept out of the box; ``as_file``: choose it as lorem.txt), do
+    ``change`` while it is still on its way into the core, and wait until the tool has
+    answered; returns the text."""
     before = tool.finished()
-    paste_large(tool.page, LOREM)
+    if as_file:
+        tool.page.set_input_files("#file", files=[{"name": "lorem.txt", "mimeType": "text/plain",
+                                                   "buffer": LOREM.encode()}])
+    else:
+        paste_large(tool.page, LOREM)
     tool.page.wait_for_selector("#cancel:visible")
     change()
     tool.page.wait_for_function("n => Number(document.querySelector('#drop').dataset.analyses) > n", arg=before,

@@ -85,7 +85,8 @@ export class DocumentRequests {
    */
   async send(type, payload, document, { done, refused = () => {}, meta = null }) {
     const seq = ++this.seq;
-    if (document !== null) this.pending = { seq, document, meta };
+    // A file's bytes are transferred to the worker (and so emptied here): a copy stays to send again.
+    if (document !== null) this.pending = { seq, document: document instanceof Uint8Array ? document.slice() : document, meta };
     const settle = () => {
       if (this.pending?.seq === seq) this.pending = null;
     };
