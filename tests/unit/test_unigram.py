@@ -307,3 +307,27 @@ def test_rules_the_grapheme_shortcuts_rely_on():
     assert (hangul, regional, prepend) == ([], [], [])
     assert " " not in firsts
     assert all(len(key.encode()) < 6 for key in rules) and len(rules) == 7563
+
+
+# --- the fast scans and what they stand for --------------------------------------------
+
+@settings(max_examples=examples(3000), deadline=None)
+@given(st.text(alphabet="\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09ab", max_size=40))
+def test_cluster_scan_finds_what_the_cluster_pattern_finds(coded):
+    """_clusters_of skips to the next class that can open a cluster; its spans are those of
+    scanning with the pattern at every position."""
+    from ragchunk.tokenizers.unigram import _CLUSTER, _clusters_of
+
+    assert list(_clusters_of(coded)) == [match.span() for match in _CLUSTER.finditer(coded)]
+
+
+@settings(max_examples=examples(2000), deadline=None)
+@given(st.text(alphabet=[*SEPARATORS, "a", "\u0301", "\u093e", "\u200d", "\u0915", "\x0b"], max_size=30))
+def test_word_keys_keep_the_space_before_a_joiner(tokenizer, text):
+    """A word keeps the space just before it when it starts with a joiner, whatever the
+    separators around it: the keys are those of the one-pattern definition."""
+    from ragchunk.tokenizers.unigram import _WORD
+
+    joiners = tokenizer._joiners
+    expected = [" " + word if space and word[0] in joiners else word for space, word in _WORD.findall(text)]
+    assert tokenizer._keys(text) == expected

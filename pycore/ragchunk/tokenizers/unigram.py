@@ -73,6 +73,7 @@ SEPARATORS = " \t\n\r\x0c\x85\u2028\u2029"
 _WORD = re.compile(r"( ?)([^ \t\n\r\x0c\x85\u2028\u2029]+)")
 _WORDS = re.compile(r"[^ \t\n\r\x0c\x85\u2028\u2029]+")
 _SEPARATOR = re.compile(r"[ \t\n\r\x0c\x85\u2028\u2029]")
+_SEPARATORS = re.compile(r"[ \t\n\r\x0c\x85\u2028\u2029]+")
 # The grapheme clusters of two or more characters, over a word whose characters are
 # written as their class (chr(class); OTHER stays the character itself, never one of
 # \x01-\x09): a control stands alone; prepends join what follows unless it is a control;
@@ -88,6 +89,9 @@ _CLUSTER = re.compile(
     r"|\x08(?:[\x02-\x04]*+\x05\x08)++[\x02-\x06]*+"
     r"|[^\x01\x07][\x02-\x06]++"
 )
+# Where a cluster of two or more characters can start: such a cluster holds one of these
+# classes at its start or just after it (see _clusters_of).
+_CLUSTER_HINT = re.compile(r"[\x02-\x09]")
 _CACHE_WORDS = 1 << 17
 _CHUNK_WORDS = _CACHE_WORDS // 2
 _NEG = float("-inf")
@@ -257,10 +261,15 @@ class UnigramTokenizer:
         """The words of ``text`` as the caches know them: a word that follows a space and
         starts with a combining character keeps the space (its cluster may take it)."""
         words = _WORDS.findall(text)
-        joiners = self._joiners
-        if joiners.isdisjoint(map(itemgetter(0), words)):
-            return words
-        return [" " + word if space and word[0] in joiners else word for space, word in _WORD.findall(text)]
+        marked = list(compress(range(len(words)), map(self._joiners.__contains__, map(itemgetter(0), words))))
+        if marked:
+            # Separator runs and words alternate: the run before word j is runs[j - lead].
+            runs = _SEPARATORS.findall(text)
+            lead = 0 if text[0] in SEPARATORS else 1
+            for at in marked:
+                if at >= lead and runs[at - lead][-1] == " ":
+                    words[at] = " " + words[at]
+        return words
 
     def _count_words(self, keys: Iterable[str]) -> None:
         """Put the token count of every word of ``keys`` in the cache. The words are
@@ -316,8 +325,7 @@ class UnigramTokenizer:
         known = self._cluster_rules
         out = []
         at = 0
-        for match in _CLUSTER.finditer(text.translate(self._codes)):
-            start, end = match.span()
+        for start, end in _clusters_of(text.translate(self._codes)):
             cluster = text[start:end]
             replacement = known.get(cluster, cluster)
             if replacement is cluster:
@@ -397,8 +405,7 @@ class UnigramTokenizer:
         characters that no rule starts with, so they cannot change a normalization)."""
         spans = []
         at = 0
-        for match in _CLUSTER.finditer(word.translate(self._codes)):
-            start, end = match.span()
+        for start, end in _clusters_of(word.translate(self._codes)):
             spans.extend((index, index + 1) for index in range(at, start))
             spans.append((start, end))
             at = end
@@ -525,6 +532,29 @@ class UnigramTokenizer:
                 pieces[piece] = spelled[node]
         self._pieces = pieces
         return pieces
+
+
+def _clusters_of(coded: str) -> Iterator[tuple[int, int]]:
+    """The spans of ``_CLUSTER.finditer(coded)``, found faster: every branch of
+    :data:`_CLUSTER` starts with a class of ``\\x07-\\x09`` or has one of ``\\x02-\\x06``
+    second, so no match starts before the character just ahead of the next
+    ``[\\x02-\\x09]``, and a scan for that one class runs at C speed where the five
+    branches are tried at every position.
+
+    >>> list(_clusters_of("ab\\x02c\\x07d\\x01\\x02")) == [m.span() for m in _CLUSTER.finditer("ab\\x02c\\x07d\\x01\\x02")]
+    True
+    """
+    hint = _CLUSTER_HINT.search
+    match = _CLUSTER.match
+    at = 0
+    while (found := hint(coded, at)) is not None:
+        start = found.start()
+        cluster = (start > at and match(coded, start - 1)) or match(coded, start)
+        if cluster is None:
+            at = start + 1
+        else:
+            at = cluster.end()
+            yield cluster.span()
 
 
 def _piece_flags(piece: array) -> bytes:
