@@ -112,17 +112,30 @@ def overlap_not_smaller(overlap: int, chunk_size: int) -> RagchunkError:
 
 
 def chunk_count(doc_tokens: int, chunk_size: int, overlap: int) -> int:
-    """Number of fixed windows over ``doc_tokens`` tokens (arguments already valid).
+    """Number of fixed windows of ``chunk_size`` tokens, ``overlap`` shared, over ``doc_tokens`` tokens.
 
     >>> chunk_count(10_000, 512, 64), chunk_count(512, 512, 64), chunk_count(0, 512, 64)
     (23, 1, 0)
+
+    A document of no tokens has no window; one that fits has one. Whole floats (512.0)
+    are taken as ints.
+
+    >>> chunk_count(100, 10, 10)
+    Traceback (most recent call last):
+    ...
+    ragchunk.errors.RagchunkError: overlap (10) must be smaller than chunk size (10): lower the overlap
+
+    Raises :class:`RagchunkError` (a ``ValueError``) naming the argument, as :func:`plan`
+    does: a value that is not a whole number, a negative or too large document length, a
+    chunk size below 1, a negative overlap or one not smaller than the chunk size.
     """
-    if doc_tokens <= 0:
+    doc = check_whole("doc_tokens", "document length", doc_tokens, 0, MAX_DOC_TOKENS)
+    size, over = check_chunking(chunk_size, overlap)
+    if doc == 0:
         return 0
-    if doc_tokens <= chunk_size:
+    if doc <= size:
         return 1
-    step = chunk_size - overlap
-    return 1 + -(-(doc_tokens - chunk_size) // step)
+    return 1 + -(-(doc - size) // (size - over))
 
 
 def plan(doc_tokens: int, chunk_size: int, overlap: int, price_per_million: float | None = None,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from .calculator import check_chunking, chunk_count
+from .calculator import check_chunking, check_whole, chunk_count
+from .settings import MAX_TOTAL_TOKENS
 from .tokenizers import Encoded, Tokenizer
 
 
@@ -43,18 +44,38 @@ def windows(text: str, chunk_size: int, overlap: int, tokenizer: Tokenizer, limi
     >>> [w.text for w in windows("one two three four five", 3, 1, get_tokenizer())]
     ['one two three', ' three four five']
 
-    Raises :class:`RagchunkError` for an invalid size or overlap.
+    Raises :class:`RagchunkError` (a ``ValueError``) naming the argument, before any text is
+    encoded: a size below 1, a negative overlap or one not smaller than the size, a value
+    that is not a whole number, a negative ``limit``.
     """
     size, over = check_chunking(chunk_size, overlap)
+    check_limit(limit)
     return windows_of(text, tokenizer.encode_with_offsets(text), size, over, limit)
+
+
+def check_limit(limit: int | None) -> int | None:
+    """Validate the number of windows to keep: ``None`` (all) or a whole number from 0.
+
+    >>> check_limit(None), check_limit(5)
+    (None, 5)
+    >>> check_limit(-1)
+    Traceback (most recent call last):
+    ...
+    ragchunk.errors.RagchunkError: limit (-1) must be at least 0: enter a larger number
+    """
+    if limit is None:
+        return None
+    return check_whole("preview", "limit", limit, 0, MAX_TOTAL_TOKENS, unit="windows")
 
 
 def windows_of(text: str, encoded: Encoded, chunk_size: int, overlap: int, limit: int | None = None) -> list[Window]:
     """:func:`windows` for a text already encoded (``tokenizer.encode_with_offsets(text)``).
 
     A window spans from the first character its first token covers to the last character
-    its last token covers (:class:`ragchunk.tokenizers.base.Encoded`).
+    its last token covers (:class:`ragchunk.tokenizers.base.Encoded`). Raises as :func:`windows` does.
     """
+    chunk_size, overlap = check_chunking(chunk_size, overlap)
+    limit = check_limit(limit)
     step = chunk_size - overlap
     n = len(encoded.ids)
     count = chunk_count(n, chunk_size, overlap)

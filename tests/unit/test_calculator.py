@@ -293,7 +293,42 @@ def test_plan_is_frozen_and_serialises_every_field():
 
 def test_chunk_count_of_nothing_is_zero():
     assert chunk_count(0, 512, 64) == 0
-    assert chunk_count(-3, 512, 64) == 0
+    assert chunk_count(0.0, 512, 64) == 0
+
+
+@pytest.mark.parametrize("value", [v for v in BAD_COUNTS if not (type(v) is int and v == 0)], ids=repr)
+def test_chunk_count_bad_document_length(value):
+    with pytest.raises(RagchunkError) as caught:
+        chunk_count(value, 512, 64)
+    assert_error(caught.value, "doc_tokens")
+
+
+@pytest.mark.parametrize("value", BAD_COUNTS, ids=repr)
+def test_chunk_count_bad_chunk_size(value):
+    with pytest.raises(RagchunkError) as caught:
+        chunk_count(10_000, value, 0)
+    assert_error(caught.value, "chunk_size")
+
+
+@pytest.mark.parametrize("value", [v for v in BAD_COUNTS if v not in (0, False)], ids=repr)
+def test_chunk_count_bad_overlap(value):
+    with pytest.raises(RagchunkError) as caught:
+        chunk_count(10_000, 512, value)
+    assert_error(caught.value, "overlap")
+
+
+@pytest.mark.parametrize(("size", "overlap"), [(10, 10), (10, 11), (1, 1), (512, 10_000)])
+def test_chunk_count_overlap_not_smaller_than_size(size, overlap):
+    # Once a division by zero (overlap == size) or a negative count (overlap > size).
+    with pytest.raises(RagchunkError) as caught:
+        chunk_count(100, size, overlap)
+    assert_error(caught.value, "overlap")
+    assert str(caught.value) == f"overlap ({overlap:,}) must be smaller than chunk size ({size:,}): lower the overlap"
+
+
+def test_chunk_count_takes_whole_floats_as_ints():
+    count = chunk_count(10_000.0, 512.0, 64.0)
+    assert (count, type(count)) == (plan(10_000, 512, 64).chunks, int)
 
 
 def test_public_api_exports_plan():

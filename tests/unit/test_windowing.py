@@ -24,6 +24,7 @@ from strategies import ENCODING_NAMES, any_text, chunking, encodings, multibyte_
 import ragchunk  # noqa: E402
 from ragchunk import RagchunkError, Window, get_tokenizer, plan, windows  # noqa: E402
 from test_tokenizers import reference  # noqa: E402
+from ragchunk.windowing import windows_of  # noqa: E402
 
 DOCUMENTS = sorted((Path(__file__).resolve().parents[1] / "data" / "md").glob("*.md"))
 
@@ -134,6 +135,23 @@ def test_text_that_fits_is_one_window():
 def test_invalid_chunking(size, overlap, field):
     with pytest.raises(RagchunkError) as caught:
         windows("some text", size, overlap, get_tokenizer())
+    assert caught.value.field == field
+
+
+@pytest.mark.parametrize("limit", [-1, 1.5, "3", True])
+def test_invalid_limit(limit):
+    with pytest.raises(RagchunkError) as caught:
+        windows("some text", 4, 1, get_tokenizer(), limit=limit)
+    assert (caught.value.field, isinstance(caught.value, ValueError)) == ("preview", True)
+    assert str(caught.value).startswith("limit (")
+
+
+@pytest.mark.parametrize(("size", "overlap", "field"), [(0, 0, "chunk_size"), (4, 4, "overlap"), (4, -1, "overlap"),
+                                                        (2.5, 0, "chunk_size")])
+def test_windows_of_checks_its_arguments(size, overlap, field):
+    text = "some text with a few words"
+    with pytest.raises(RagchunkError) as caught:
+        windows_of(text, get_tokenizer().encode_with_offsets(text), size, overlap)
     assert caught.value.field == field
 
 
