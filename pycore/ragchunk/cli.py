@@ -1,6 +1,6 @@
 """Command line: ``python -m ragchunk calc | tokens | preview | split``.
 
-Bad input prints one line on stderr naming the flag and the fix, and exits with 2.
+Bad input prints one line on stderr per flag at fault, naming it and the fix, and exits with 2.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .calculator import CorpusPlan, Plan, check_chunking, plan_corpus, vector_st
 from .compare import compare
 from .corpus import CorpusSummary, read_source, split_corpus
 from .errors import NotTextError, RagchunkError
-from .fields import FormErrors, read_calc_form, read_count, read_price
+from .fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_price
 from .files import Found, find_files, read_file, same_file, shown_name
 from .options import read_split_form
 from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE
@@ -211,18 +211,22 @@ def format_plan(result: Plan) -> str:
 
 def run_calc(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     model = get_model(args.model) if args.model else None
+    # Every bad field is said, not only the first: the model's limit joins the form's errors.
+    errors = ErrorCollector()
     if model is not None:
         if not args.price.strip() and model.price_per_million is not None:
             args.price = f"{model.price_per_million:g}"
         if not args.size.strip():
             args.size = str(model.max_chunk_tokens())
-        check_model_size(model, read_count("chunk_size", args.size, 1, MAX_CHUNK_SIZE))
+        size = errors.attempt(read_count, "chunk_size", args.size, 1, MAX_CHUNK_SIZE)
+        if size is not None:
+            errors.attempt(check_model_size, model, size)
     elif not args.size.strip():
         raise UsageError("the following arguments are required: --size (or --model, whose limit sets it)")
     if args.paths:
         if args.tokens is not None or args.chars is not None:
             raise UsageError("PATH and --tokens/--chars exclude each other: give files or a length, not both")
-        return run_calc_corpus(args, out, stdin)
+        return run_calc_corpus(args, out, stdin, errors)
     if args.tokens is None and args.chars is None:
         raise UsageError("give PATH (files or folders) or one of --tokens N, --chars N")
     form = {
@@ -234,7 +238,12 @@ def run_calc(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         "price": args.price,
         "documents": args.docs,
     }
-    result = read_calc_form(form)
+    try:
+        result = read_calc_form(form)
+    except FormErrors as err:
+        raise _all_errors(errors + err.errors) from None
+    if errors:
+        raise _all_errors(errors)
     if args.json:
         keys = ("doc_tokens", "chunk_size", "overlap", "chunks", "total_tokens", "repeated_tokens",
                 "repeated_share", "extra_share", "cost")
@@ -252,11 +261,14 @@ def run_calc(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     return 0
 
 
-def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    size = read_count("chunk_size", args.size, 1, MAX_CHUNK_SIZE)
-    overlap = read_count("overlap", args.overlap, 0, MAX_CHUNK_SIZE - 1)
-    price = read_price(args.price) if args.price.strip() else None
-    check_chunking(size, overlap)
+def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors: ErrorCollector) -> int:
+    size = errors.attempt(read_count, "chunk_size", args.size, 1, MAX_CHUNK_SIZE)
+    overlap = errors.attempt(read_count, "overlap", args.overlap, 0, MAX_CHUNK_SIZE - 1)
+    price = errors.attempt(read_price, args.price) if args.price.strip() else None
+    if size is not None and overlap is not None:
+        errors.attempt(check_chunking, size, overlap)
+    if errors:
+        raise _all_errors(errors)
     model, name = counted_by(args)
     tokenizer = get_tokenizer(name)
     found, problems = find_files(args.paths, args.include, args.exclude, args.hidden)
@@ -287,6 +299,14 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int
         if model is not None:
             print(format_storage(model, result.chunks), file=out)
     return 1 if failed else 0
+
+
+def _all_errors(errors: Sequence[RagchunkError]) -> FormErrors:
+    """``errors`` as one :class:`FormErrors`, each sentence once (a field read twice fails twice)."""
+    unique: dict[tuple[str, str], RagchunkError] = {}
+    for err in errors:
+        unique.setdefault((err.field, err.message), err)
+    return FormErrors(list(unique.values()))
 
 
 def format_storage(model: Model, chunks: int) -> str:
@@ -691,7 +711,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
         return EXIT_USAGE
     except RagchunkError as err:
         errors = err.errors if isinstance(err, FormErrors) else [err]
-        for error in errors[:1]:
+        for error in errors:
             print(f"ragchunk: error: {FLAGS.get(error.field, error.field)}: {error.message}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:

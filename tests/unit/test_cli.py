@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from ragchunk import get_tokenizer, plan, tokens_from_chars, windows
-from ragchunk.cli import main
+from ragchunk.cli import FLAGS, main
+from ragchunk.fields import FormErrors, read_calc_form
 
 ROOT = Path(__file__).resolve().parents[2]
 CALC_KEYS = ["doc_tokens", "chunk_size", "overlap", "chunks", "total_tokens", "repeated_tokens", "repeated_share",
@@ -140,9 +141,51 @@ def test_calc_bad_values(capsys, argv, flag):
     assert line.startswith(f"ragchunk: error: {flag}: ")
 
 
-def test_calc_several_bad_values_still_one_line(capsys):
-    line = assert_usage_error(*run(capsys, "calc", "--tokens", "x", "--size", "0", "--overlap", "y", "--price", "-2"))
-    assert line.startswith("ragchunk: error: --tokens: ")
+def form_messages(form: dict[str, str]) -> list[str]:
+    """What the library says of each bad field of a calculator form, in the form's order."""
+    with pytest.raises(FormErrors) as caught:
+        read_calc_form(form)
+    return [f"ragchunk: error: {FLAGS[e.field]}: {e.message}" for e in caught.value.errors]
+
+
+@pytest.mark.parametrize(
+    ("flags", "form"),
+    [
+        (["--tokens", "x", "--size", "0", "--overlap", "y", "--price", "-2"],
+         {"doc": "x", "chunk_size": "0", "overlap": "y", "price": "-2"}),
+        (["--tokens", "1000", "--size", "0", "--overlap", "-1", "--price", "x"],
+         {"doc": "1000", "chunk_size": "0", "overlap": "-1", "price": "x"}),
+        (["--chars", "abc", "--chars-per-token", "0", "--size", "10", "--overlap", "10", "--docs", "0"],
+         {"unit": "chars", "doc": "abc", "chars_per_token": "0", "chunk_size": "10", "overlap": "10", "documents": "0"}),
+    ],
+)
+def test_calc_says_every_bad_value_one_line_each(capsys, flags, form):
+    code, out, err = run(capsys, "calc", *flags)
+    expected = form_messages({"unit": "tokens", "chars_per_token": "4", "price": "", **form})
+    assert len(expected) >= 3
+    assert (code, out, err.splitlines()) == (2, "", expected)
+
+
+def test_calc_of_files_says_every_bad_value(capsys, text_file):
+    code, out, err = run(capsys, "calc", str(text_file), "--size", "0", "--overlap", "-1", "--price", "x")
+    assert (code, out) == (2, "")
+    assert [line.split(":")[2].strip() for line in err.splitlines()] == ["--size", "--overlap", "--price"]
+
+
+def test_calc_says_the_model_limit_with_the_other_bad_values(capsys):
+    code, out, err = run(capsys, "calc", "--tokens", "x", "--model", "all-MiniLM-L6-v2", "--size", "300",
+                         "--overlap", "300")
+    assert (code, out) == (2, "")
+    flags = [line.split(":")[2].strip() for line in err.splitlines()]
+    assert flags == ["--size", "--tokens", "--overlap"]
+    assert "too large for all-MiniLM-L6-v2" in err.splitlines()[0]
+
+
+def test_calc_says_a_bad_size_once_with_a_model(capsys):
+    code, _, err = run(capsys, "calc", "--tokens", "5", "--model", "all-MiniLM-L6-v2", "--size", "x",
+                       "--overlap", "-3")
+    assert code == 2
+    assert [line.split(":")[2].strip() for line in err.splitlines()] == ["--size", "--overlap"]
 
 
 @pytest.mark.parametrize(
