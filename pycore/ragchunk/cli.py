@@ -64,6 +64,15 @@ class UsageError(Exception):
     """One line for stderr; the CLI exits with 2."""
 
 
+class DocumentError(Exception):
+    """The document of ``tokens`` or ``preview`` cannot be read or holds no text: its error is
+    said and the CLI exits with 1, as ``split`` and ``calc`` do for a file they cannot read."""
+
+    def __init__(self, error: RagchunkError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
@@ -177,6 +186,11 @@ def usable_cpus() -> int:
 
 
 def read_document(path: str, stdin: TextIO) -> str:
+    """The text of the one document of ``tokens`` / ``preview``; its notes go to stderr.
+
+    Raises :class:`DocumentError` when the file is missing or unreadable, is not a
+    document, is damaged or holds no text.
+    """
     if path == "-":
         found = Found("standard input", None, 0)
     else:
@@ -184,13 +198,17 @@ def read_document(path: str, stdin: TextIO) -> str:
     try:
         data = read_file(found, stdin)
     except OSError as err:
-        raise RagchunkError("file", f"{found.source} cannot be read: {err.strerror}; check the path") from None
-    document = read_source(found.source, data)
-    for note in document.notes:
-        print(f"ragchunk: note: {note.get('message', '')}", file=sys.stderr)
-    if not document.text.strip():
-        raise RagchunkError("file", f"{found.source} holds no text: give a file with some words in it")
-    return check_text(document.text)
+        raise DocumentError(RagchunkError("file", f"{found.source} cannot be read: {err.strerror or err}; check the"
+                                                  " path")) from None
+    try:
+        document = read_source(found.source, data)
+        for note in document.notes:
+            print(f"ragchunk: note: {note.get('message', '')}", file=sys.stderr)
+        if not document.text.strip():
+            raise RagchunkError("file", f"{found.source} holds no text: give a file with some words in it")
+        return check_text(document.text)
+    except RagchunkError as err:
+        raise DocumentError(err) from None
 
 
 def format_plan(result: Plan) -> str:
@@ -694,7 +712,9 @@ class Progress:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None) -> int:
-    """Run the CLI; return the exit code (0, or 2 for bad input)."""
+    """Run the CLI; return the exit code: 0; 2 for a bad flag or value (a usage error); 1 for a
+    document that cannot be read or split (missing, unreadable, damaged, not text, empty: the
+    same for every command) or an output that cannot be written; 130 on Ctrl-C; 70 for a bug."""
     out = out or sys.stdout
     stdin = stdin or sys.stdin
     try:
@@ -709,6 +729,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
     except UsageError as err:
         print(f"ragchunk: error: {err}", file=sys.stderr)
         return EXIT_USAGE
+    except DocumentError as failed:
+        print(f"ragchunk: error: FILE: {failed.error.message}", file=sys.stderr)
+        return EXIT_FAILED
     except RagchunkError as err:
         errors = err.errors if isinstance(err, FormErrors) else [err]
         for error in errors:

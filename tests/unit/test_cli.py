@@ -39,8 +39,8 @@ def run(capsys, *argv: str, stdin=None) -> tuple[int, str, str]:
     return code, out.getvalue(), captured.err
 
 
-def assert_usage_error(code: int, out: str, err: str, *names: str) -> str:
-    assert code == 2
+def assert_usage_error(code: int, out: str, err: str, *names: str, exit_code: int = 2) -> str:
+    assert code == exit_code
     assert out == ""
     lines = err.splitlines()
     assert len(lines) == 1, err
@@ -277,7 +277,7 @@ def test_binary_file_is_refused(capsys, tmp_path, command):
     path = tmp_path / "image.png"
     path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     argv = [command, str(path)] + (["--size", "4", "--overlap", "1"] if command == "preview" else [])
-    line = assert_usage_error(*run(capsys, *argv), "FILE", "a PNG image")
+    line = assert_usage_error(*run(capsys, *argv), "FILE", "a PNG image", exit_code=1)
     assert str(path) in line
 
 
@@ -285,14 +285,57 @@ def test_binary_file_is_refused(capsys, tmp_path, command):
 def test_missing_file(capsys, tmp_path, command):
     path = tmp_path / "missing.txt"
     argv = [command, str(path)] + (["--size", "4", "--overlap", "1"] if command == "preview" else [])
-    line = assert_usage_error(*run(capsys, *argv), "FILE", "cannot be read", str(path))
+    line = assert_usage_error(*run(capsys, *argv), "FILE", "cannot be read", str(path), exit_code=1)
     assert line.startswith("ragchunk: error: FILE: ")
 
 
 def test_empty_file(capsys, tmp_path):
     path = tmp_path / "empty.txt"
     path.write_text(" \n")
-    assert_usage_error(*run(capsys, "tokens", str(path)), "FILE", str(path), "holds no text")
+    assert_usage_error(*run(capsys, "tokens", str(path)), "FILE", str(path), "holds no text", exit_code=1)
+
+
+ONE_FILE_COMMANDS = {
+    "tokens": [],
+    "preview": ["--size", "4", "--overlap", "1"],
+    "split": ["--size", "32"],
+    "calc": ["--size", "32", "--overlap", "0"],
+}
+
+
+def _unreadable(path: Path) -> None:
+    path.write_text("words that cannot be read", encoding="utf-8")
+
+
+def _missing(path: Path) -> None:
+    pass
+
+
+def _damaged_word(path: Path) -> None:
+    path.write_bytes(b"PK\x03\x04" + bytes(40))
+
+
+@pytest.mark.parametrize("make", [_unreadable, _missing, _damaged_word], ids=lambda f: f.__name__.strip("_"))
+def test_every_command_exits_1_for_a_file_it_cannot_read(capsys, monkeypatch, tmp_path, make):
+    path = tmp_path / ("report.docx" if make is _damaged_word else "notes.md")
+    make(path)
+    if make is _unreadable:
+        # Root reads a file whatever its mode, so the refusal comes from the opening itself.
+        opened = Path.open
+
+        def refused(self, *args, **kwargs):
+            if self == path:
+                raise PermissionError(13, "Permission denied", str(path))
+            return opened(self, *args, **kwargs)
+
+        monkeypatch.setattr(Path, "open", refused)
+    codes = {}
+    for command, flags in ONE_FILE_COMMANDS.items():
+        code, _, err = run(capsys, command, str(path), *flags)
+        codes[command] = code
+        [line] = [line for line in err.splitlines() if line.startswith("ragchunk: error: ")]
+        assert str(path) in line and "Traceback" not in err
+    assert codes == dict.fromkeys(ONE_FILE_COMMANDS, 1)
 
 
 # --- preview --------------------------------------------------------------------------
