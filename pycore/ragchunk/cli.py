@@ -54,6 +54,8 @@ FLAGS = {
     "prefix": "--prefix",
     "context": "--context",
 }
+# calc, tokens and preview count a document whole; split sets its front matter apart as metadata.
+FRONT_MATTER_COUNTED = "front matter (--- or +++ at the start) is counted, though split leaves it out"
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -85,7 +87,8 @@ def build_parser() -> Parser:
 
     calc = commands.add_parser("calc", help="chunks, embedded tokens and cost of fixed-size chunking")
     calc.add_argument("paths", metavar="PATH", nargs="*",
-                      help="files or folders: exact tokens of each document, totals added up per document")
+                      help="files or folders: exact tokens of each document, totals added up per document;"
+                           f" {FRONT_MATTER_COUNTED}")
     length = calc.add_mutually_exclusive_group()
     length.add_argument("--tokens", metavar="N", help="document length in tokens")
     length.add_argument("--chars", metavar="N", help="document length in characters")
@@ -124,7 +127,7 @@ def build_parser() -> Parser:
 
     for name, text in (("tokens", "exact token count of a text"), ("preview", "the first fixed windows of a text")):
         sub = commands.add_parser(name, help=text)
-        sub.add_argument("file", metavar="FILE", help="a UTF-8 text file, or - for standard input")
+        sub.add_argument("file", metavar="FILE", help=f"a UTF-8 text file, or - for standard input; {FRONT_MATTER_COUNTED}")
         counted = sub.add_mutually_exclusive_group()
         counted.add_argument("--encoding", choices=tokenizer_names(), metavar="E",
                              help=f"one of {', '.join(tokenizer_names())} (default {DEFAULT_ENCODING})")
@@ -486,6 +489,10 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         for result in split_corpus(documents(), options, jobs=min(jobs, max(1, len(found))), read_options=read_options):
             for note in result.notes:
                 print(f"ragchunk: note: {note}", file=sys.stderr)
+            if not (result.error or result.skipped or result.chunks):
+                # Text that is not blank always makes a chunk but for the front matter, which the
+                # splitter sets apart as metadata: a file of front matter alone has no chunk.
+                print(f"ragchunk: note: {result.source}: only front matter, no text to split", file=sys.stderr)
             if result.error:
                 flag = FLAGS.get(result.field, "")
                 named = result.field == "file" and result.error.startswith(result.source)

@@ -1,7 +1,7 @@
 """The command line against inputs that once lost data or printed a traceback: OUT naming
 an input, file names that are not UTF-8, two files of one source, a text of zero tokens, a
 full disk, an endless input, Ctrl-C outside ``split``'s loop, a decimal comma, UTF-32 and
-BOM-less UTF-16 of other alphabets."""
+BOM-less UTF-16 of other alphabets, a file of front matter alone."""
 
 from __future__ import annotations
 
@@ -131,3 +131,46 @@ def test_utf32_and_bomless_utf16_of_other_alphabets_are_read(tmp_path):
         assert done.returncode == 0, done.stderr
         assert [r["text"] for r in lines(done)] == [russian.strip()]
         assert done.stderr.decode() == f"ragchunk: note: {name} was decoded as {codec}\n"
+
+
+FRONT_MATTER = {"yaml.md": "---\ntitle: Plans\ntags: [a, b]\n---\n", "toml.md": '+++\ntitle = "Plans"\n+++\n\n'}
+
+
+def test_a_file_of_front_matter_alone_is_named_and_the_run_goes_on(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, text in FRONT_MATTER.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    (docs / "notes.md").write_text(TEXT, encoding="utf-8")
+    done = ragchunk("split", "docs", "--size", "32", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.decode().splitlines() == [f"ragchunk: note: {name}: only front matter, no text to split"
+                                                 for name in sorted(FRONT_MATTER)]
+    assert {r["source"] for r in lines(done)} == {"notes.md"}  # every line is JSON
+    written = ragchunk("split", "docs/yaml.md", "--size", "32", "-o", "out.jsonl", cwd=tmp_path)
+    assert (written.returncode, (tmp_path / "out.jsonl").read_bytes()) == (0, b"")
+    assert written.stderr.decode() == "ragchunk: note: docs/yaml.md: only front matter, no text to split\n"
+
+
+def test_a_document_with_a_body_after_its_front_matter_has_no_note(tmp_path):
+    (tmp_path / "page.md").write_text(FRONT_MATTER["yaml.md"] + TEXT, encoding="utf-8")
+    done = ragchunk("split", "page.md", "--size", "32", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert lines(done)
+
+
+@pytest.mark.parametrize("command", ["calc", "tokens"])
+def test_calc_and_tokens_count_the_front_matter_and_say_so(capsys, monkeypatch, tmp_path, command):
+    from ragchunk import get_tokenizer
+
+    monkeypatch.setenv("COLUMNS", "1000")  # the help on one line, so no wrap splits the sentence
+    path = tmp_path / "yaml.md"
+    path.write_text(FRONT_MATTER["yaml.md"] + TEXT, encoding="utf-8")
+    flags = ["--size", "32", "--overlap", "0"] if command == "calc" else []
+    assert cli.main([command, str(path), *flags, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    counted = data["doc_tokens"] if command == "calc" else data["tokens"]
+    assert counted == get_tokenizer().count(FRONT_MATTER["yaml.md"] + TEXT)
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    assert "front matter (--- or +++ at the start) is counted, though split leaves it out" in capsys.readouterr().out
