@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -336,6 +337,18 @@ def test_every_command_exits_1_for_a_file_it_cannot_read(capsys, monkeypatch, tm
         [line] = [line for line in err.splitlines() if line.startswith("ragchunk: error: ")]
         assert str(path) in line and "Traceback" not in err
     assert codes == dict.fromkeys(ONE_FILE_COMMANDS, 1)
+
+
+def test_a_damaged_word_document_is_one_line_in_our_words(capsys, tmp_path):
+    path = tmp_path / "report.docx"
+    _damaged_word(path)
+    with pytest.raises(zipfile.BadZipFile) as theirs:
+        zipfile.ZipFile(path)
+    code, out, err = run(capsys, "tokens", str(path))
+    assert (code, out) == (1, "")
+    assert err == (f"ragchunk: error: FILE: {path} is not a readable DOCX file (its ZIP container is damaged or cut"
+                   " short): open it in the program that made it and save it again as .docx\n")
+    assert str(theirs.value) not in err
 
 
 # --- preview --------------------------------------------------------------------------

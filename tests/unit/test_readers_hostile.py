@@ -13,6 +13,7 @@ import json
 import random
 import sys
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,47 @@ def test_truncated_and_corrupt_archives(name):
     for damaged in (data[: len(data) // 2], data[:100], b"PK\x03\x04" + bytes(200), data[:-30]):
         refused(lambda: reader.read(damaged, name, ReadOptions()), "zip_corrupt", name)
         refused(lambda: read_document(damaged, name), "zip_corrupt", name)
+
+
+def zipfile_says(data: bytes) -> str:
+    """What zipfile (or zlib under it) itself says of a damaged archive: the words we must not show."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for info in archive.infolist():
+                archive.read(info)
+    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError) as err:
+        return str(err)
+    raise AssertionError("the archive is not damaged")
+
+
+def damaged_archives(data: bytes) -> dict[str, bytes]:
+    """One archive damaged in each way zipfile has its own words for."""
+    directory = data.find(b"PK\x01\x02")
+    bad_directory = bytearray(data)
+    bad_directory[directory + 3] = 0
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    biggest = max(archive.infolist(), key=lambda info: info.compress_size)
+    stream = biggest.header_offset + 30 + len(biggest.orig_filename) + len(biggest.extra)
+    bad_stream = bytearray(data)
+    bad_stream[stream : stream + 64] = b"\xff" * 64
+    return {"not a zip": b"plain words, renamed", "half": data[: len(data) // 2], "no directory end": data[:-30],
+            "bad directory": bytes(bad_directory), "bad stream": bytes(bad_stream)}
+
+
+@pytest.mark.parametrize("name", ["guide.docx", "guide.epub"])
+@pytest.mark.parametrize("damage", ["not a zip", "half", "no directory end", "bad directory", "bad stream"])
+def test_a_damaged_archive_is_said_in_our_words(name, damage):
+    damaged = damaged_archives(load(name))[damage]
+    theirs = zipfile_says(damaged)
+    error = refused(lambda: read_document(damaged, name), "zip_corrupt", name)
+    assert theirs not in error.message and "\n" not in error.message, error.message
+    kind = name.rsplit(".", 1)[1]
+    assert error.message == (f"{name} is not a readable {kind.upper()} file ({error.params['detail']}): open it in the"
+                             f" program that made it and save it again as .{kind}")
+    biggest = max(zipfile.ZipFile(io.BytesIO(load(name))).infolist(), key=lambda info: info.compress_size)
+    expected = {"not a zip": f"it is not a ZIP archive, which every {kind.upper()} file is",
+                "bad stream": f"its part {biggest.filename} is damaged and cannot be unpacked"}
+    assert error.params["detail"] == expected.get(damage, "its ZIP container is damaged or cut short")
 
 
 def test_a_zip_bomb_is_refused_from_its_directory():

@@ -76,6 +76,8 @@ class Archive:
 
 
 def _corrupt(name: str, kind: str, detail: str) -> RagchunkError:
+    """``detail`` says what is wrong in our words: zipfile's ("Bad magic number for central
+    directory", "File is not a zip file") mean nothing to the person who made the document."""
     return file_error(name, "zip_corrupt", f"is not a readable {kind.upper()} file ({detail})",
                       f"open it in the program that made it and save it again as .{kind}", kind=kind,
                       format=kind.upper(), detail=detail)
@@ -92,8 +94,8 @@ def open_zip(data: bytes, name: str, kind: str) -> Archive:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError, KeyError, IndexError) as err:
-        raise _corrupt(name, kind, str(err) or type(err).__name__) from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError, KeyError, IndexError):
+        raise _corrupt(name, kind, _unopened(data, kind)) from None
     if len(infos) > MAX_ENTRIES:
         raise file_error(name, "zip_too_many_entries", f"holds {len(infos):,} files, more than the {MAX_ENTRIES:,} "
                          f"a {kind.upper()} document may hold", "check that it is the right file",
@@ -115,10 +117,23 @@ def open_zip(data: bytes, name: str, kind: str) -> Archive:
     for (_, end, entry), (next_start, _, _) in zip(spans, spans[1:]):
         # Entries that share bytes are how the smallest zip bombs multiply their output.
         if next_start < end:
-            raise _corrupt(name, kind, f"entries overlap at {entry}")
+            raise _corrupt(name, kind, f"entries of its ZIP container overlap at {entry}")
     if spans and spans[-1][0] > len(data):
-        raise _corrupt(name, kind, "an entry lies beyond the end of the file")
+        raise _corrupt(name, kind, "an entry of its ZIP container lies beyond the end of the file")
     return Archive(archive, name, kind)
+
+
+def _unopened(data: bytes, kind: str) -> str:
+    """Why ``data`` does not open as a ZIP archive: empty, not a ZIP at all, or a damaged one.
+
+    >>> _unopened(b"", "docx"), _unopened(b"plain words", "epub"), _unopened(b"PK\x03\x04" + bytes(9), "docx")
+    ('it is empty', 'it is not a ZIP archive, which every EPUB file is', 'its ZIP container is damaged or cut short')
+    """
+    if not data:
+        return "it is empty"
+    if not data.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return f"it is not a ZIP archive, which every {kind.upper()} file is"
+    return "its ZIP container is damaged or cut short"
 
 
 def _bomb(name: str, entry: str) -> RagchunkError:
@@ -154,8 +169,8 @@ def iter_entry(archive: Archive, entry: str) -> Iterator[bytes]:
                 yield piece
     except RagchunkError:
         raise
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError, RuntimeError) as err:
-        raise _corrupt(archive.name, archive.kind, f"{entry}: {err}") from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError, RuntimeError):
+        raise _corrupt(archive.name, archive.kind, f"its part {entry} is damaged and cannot be unpacked") from None
 
 
 def read_entry(archive: Archive, entry: str) -> bytes:
