@@ -319,6 +319,9 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors
         print(format_corpus_plan(result, skipped, name), file=out)
         if model is not None:
             print(format_storage(model, result.chunks), file=out)
+    if not lengths and skipped and not failed:
+        _say_no_document("count", skipped)
+        return EXIT_FAILED
     return 1 if failed else 0
 
 
@@ -514,10 +517,8 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     if args.stats:
         print(format_corpus(summary, options.sizing.name, options.size, price), file=sys.stderr)
     if not summary.documents and summary.skipped and not (failed or unreadable or summary.failed):
-        skipped = ", ".join(f"{count:,} {kind}" for kind, count in sorted(summary.skipped.items()))
-        print(f"ragchunk: error: PATH: no document to split (skipped: {skipped}): give text or Markdown files",
-              file=sys.stderr)
-        return 1
+        _say_no_document("split", summary.skipped)
+        return EXIT_FAILED
     return 1 if failed or unreadable or summary.failed else 0
 
 
@@ -537,6 +538,13 @@ def _without_output(found: list[Found], output: str | None, paths: Sequence[str]
             print(f"ragchunk: note: {item.source} is OUT, so it is not read as an input", file=sys.stderr)
             return [f for f in found if f is not item]
     return found
+
+
+def _say_no_document(verb: str, skipped: Counter) -> None:
+    """Say that every file of PATH was skipped (not a document, or empty), by kind."""
+    kinds = ", ".join(f"{count:,} {kind}" for kind, count in sorted(skipped.items()))
+    print(f"ragchunk: error: PATH: no document to {verb} (skipped: {kinds}): give text or Markdown files",
+          file=sys.stderr)
 
 
 def _say_problems(problems: Sequence[tuple[str, str]]) -> bool:
