@@ -127,7 +127,8 @@ def build_parser() -> Parser:
 
     for name, text in (("tokens", "exact token count of a text"), ("preview", "the first fixed windows of a text")):
         sub = commands.add_parser(name, help=text)
-        sub.add_argument("file", metavar="FILE", help=f"a UTF-8 text file, or - for standard input; {FRONT_MATTER_COUNTED}")
+        sub.add_argument("file", metavar="FILE",
+                         help=f"a UTF-8 text file, or - for standard input; {FRONT_MATTER_COUNTED}")
         counted = sub.add_mutually_exclusive_group()
         counted.add_argument("--encoding", choices=tokenizer_names(), metavar="E",
                              help=f"one of {', '.join(tokenizer_names())} (default {DEFAULT_ENCODING})")
@@ -433,9 +434,14 @@ def run_tokens(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
 
 
 def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
-    size = read_count("chunk_size", args.size, 1, MAX_CHUNK_SIZE)
-    overlap = read_count("overlap", args.overlap, 0, MAX_CHUNK_SIZE - 1)
-    count = read_count("preview", args.count, 0, 10**9)
+    errors = ErrorCollector()
+    size = errors.attempt(read_count, "chunk_size", args.size, 1, MAX_CHUNK_SIZE)
+    overlap = errors.attempt(read_count, "overlap", args.overlap, 0, MAX_CHUNK_SIZE - 1)
+    count = errors.attempt(read_count, "preview", args.count, 0, 10**9)
+    if size is not None and overlap is not None:
+        errors.attempt(check_chunking, size, overlap)
+    if errors:
+        raise _all_errors(errors)
     text = read_document(args.file, stdin)
     cut = windows(text, size, overlap, get_tokenizer(counted_by(args)[1]), limit=count or None)
     if args.json:

@@ -419,6 +419,12 @@ def test_preview_bad_values(capsys, text_file, flags, flag):
     assert line.startswith(f"ragchunk: error: {flag}: ")
 
 
+def test_preview_says_every_bad_value(capsys, text_file):
+    code, out, err = run(capsys, "preview", str(text_file), "--size", "0", "--overlap", "-1", "--count", "x")
+    assert (code, out) == (2, "")
+    assert [line.split(":")[2].strip() for line in err.splitlines()] == ["--size", "--overlap", "--count"]
+
+
 # --- a real process -------------------------------------------------------------------
 
 
