@@ -125,7 +125,7 @@ class Packer:
             cur = self.cur
             if unit[2] >= WORDS:
                 if cur is None:
-                    yield from self._pack_span(unit[0], unit[1], unit[2], True, unit[3] != _CONTINUED)
+                    yield from self._pack_span(unit[0], unit[1], unit[2], True, unit[3] != _CONTINUED, unit[4])
                 elif not self._fill(unit, stack):
                     stack.append(unit)
                     stack.extend(reversed(self._close()))
@@ -167,12 +167,12 @@ class Packer:
         """Continue the open chunk with the first words or lines of span ``unit``; False when not even one fits."""
         cur, text = self.cur, self.text
         s, e, level = unit[0], unit[1], unit[2]
-        first_end = _segment_end(text, s, e, level)
+        first_end = _first_end(text, s, e, level, unit[4])
         aim = self.sizer.reach(cur.start, cur.budget, e)
         if aim < first_end:
             return False
         end = self._cut(cur.start, cur.budget, aim, first_end, e, level)
-        cur.units.append(_piece(s, end, level, unit[3]))
+        cur.units.append(_piece(s, end, level, unit[3], unit[4]))
         cur.end = end
         after = _next_start(text, end, e)
         if after < e:
@@ -242,13 +242,13 @@ class Packer:
         """End the chunk's last piece of words or lines at least one segment earlier (the rest
         goes to ``dropped``); False when that piece is a single word or line."""
         text = self.text
-        s, e, level, mark = cur.units[-1][:4]
-        first_end = _segment_end(text, s, e, level)
+        s, e, level, mark, glued = cur.units[-1][:5]
+        first_end = _first_end(text, s, e, level, glued)
         if first_end >= e:
             return False
         aim = min(e - 1, self.sizer.reach(cur.start, max(1, 2 * cur.budget - tokens), e))
         end = self._cut(cur.start, cur.budget, aim, first_end, e, level)
-        cur.units[-1] = _piece(s, end, level, mark)
+        cur.units[-1] = _piece(s, end, level, mark, glued)
         cur.end = end
         dropped.append(_piece(_next_start(text, end, e), e, level, _CONTINUED))
         return True
@@ -273,25 +273,32 @@ class Packer:
 
     # -- spans: word by word, line by line, piece by piece ----------------------------------
 
-    def _pack_span(self, s: int, e: int, level: int, leave_open: bool = False, starts_unit: bool = False
-                   ) -> Iterator[None]:
+    def _pack_span(self, s: int, e: int, level: int, leave_open: bool = False, starts_unit: bool = False,
+                   glued: int = -1) -> Iterator[None]:
         """Pack ``text[s:e]`` by words (``WORDS``) or lines (``LINES``), jumping by estimate.
 
         With ``leave_open`` the last piece (counted and accepted) stays the open chunk, for
-        the units after the span; ``starts_unit``: ``s`` starts its unit (a sentence start).
+        the units after the span; ``starts_unit``: ``s`` starts its unit (a sentence start);
+        ``glued``: where the headings glued to the start of the span end (see :func:`_first_end`).
         """
         text, sizer, overlap, tails = self.text, self.sizer, self.overlap, self.tails
         est, exact = sizer.est, sizer.exact
         pos = s
         while pos < e:
             size = self.budget(pos)
-            first_end = _segment_end(text, pos, e, level)
+            lead = glued if pos == s else -1
+            first_end = _first_end(text, pos, e, level, lead)
             tail = tails.choose(first_end, size)
             start = pos if tail is None else tail
             if tail is None and est(pos, first_end) > size:
                 # Estimates are off by a token or two at the edges: only an exact count
                 # may decide that a word is too big to stay whole.
                 if exact(pos, first_end) > size:
+                    if lead > pos:
+                        # Headings and the first word after them do not fit together:
+                        # a word is cut only when it alone is too big, so they part.
+                        glued = -1
+                        continue
                     yield from self._too_big(pos, first_end, level)
                     pos = _next_start(text, first_end, e)
                     continue
@@ -311,8 +318,8 @@ class Packer:
                 if tokens <= size and self._accepts(start, content_start, end, tokens):
                     first = starts_unit and pos == s
                     if leave_open and end >= e:
-                        self.cur = _Open(start, content_start, end, [_piece(pos, end, level, -1 if first else _CONTINUED)],
-                                         tail, size)
+                        piece = _piece(pos, end, level, -1 if first else _CONTINUED, glued if pos == s else -1)
+                        self.cur = _Open(start, content_start, end, [piece], tail, size)
                         return
                     self._emit(start, content_start, end, tokens, overlap_tokens, [pos] if first else [])
                     if self.due:
@@ -326,10 +333,14 @@ class Packer:
                 elif tail is not None:
                     tail = tails.choose(end, size, after=tail + 1)
                     start = pos if tail is None else tail
+                elif lead > pos:
+                    glued = end = -1
+                    break
                 else:
                     yield from self._too_big(pos, first_end, level)
                     break
-            pos = _next_start(text, end, e)
+            if end >= 0:
+                pos = _next_start(text, end, e)
 
     def _cut(self, start: int, budget: int, aim: int, first_end: int, e: int, level: int) -> int:
         """Where a chunk from ``start`` ends inside the span whose next segment ends at ``first_end``:
@@ -411,9 +422,21 @@ class Packer:
         )
 
 
-def _piece(start: int, end: int, level: int, mark: int) -> Unit:
-    """A piece of a span of words or lines; ``mark`` is ``_CONTINUED`` when it does not start its unit."""
-    return tuple.__new__(Unit, (start, end, level, mark, -1, (), None))
+def _piece(start: int, end: int, level: int, mark: int, glued: int = -1) -> Unit:
+    """A piece of a span of words or lines; ``mark`` is ``_CONTINUED`` when it does not start
+    its unit, ``glued`` the end of the headings glued to its start (else -1)."""
+    return tuple.__new__(Unit, (start, end, level, mark, glued, (), None))
+
+
+def _first_end(text: str, pos: int, e: int, level: int, glued: int) -> int:
+    """End of the first segment of a span from ``pos``: its first word or line, or, when
+    headings glued to it end at ``glued``, those headings and the word or line after them
+    (a chunk never ends on a heading, nor inside one)."""
+    if glued > pos:
+        pos = _next_start(text, glued, e)
+        if pos >= e:
+            return e
+    return _segment_end(text, pos, e, level)
 
 
 def _segment_end(text: str, pos: int, e: int, level: int) -> int:

@@ -57,7 +57,7 @@ class Unit(NamedTuple):
     """One unit: the code-point span of its trimmed text, its level, and what its children are made of.
 
     ``block`` is the index of its (first) block and ``stop`` the index after its last one
-    (sections); ``heads`` and ``inner`` are set for a ``GLUE`` unit: the heading units it
+    (sections; for a span of words or lines, where the headings glued to its start end); ``heads`` and ``inner`` are set for a ``GLUE`` unit: the heading units it
     glues and the unit they introduce; a ``TAIL`` unit is ``inner`` followed by markup up
     to ``end``. Made with ``tuple.__new__`` on hot paths: a split
     of a long text makes hundreds of thousands.
@@ -245,7 +245,8 @@ class UnitTree:
         kids = self.children(unit.inner)
         first = kids[0]
         if first.level >= WORDS:
-            return [_unit(start, first.end, first.level), *kids[1:]]
+            # A span of words or lines whose first segment holds the headings (stop: their end).
+            return [_unit(start, first.end, first.level, first.block, unit.heads[-1].end), *kids[1:]]
         if first.level == GLUE:
             return [_unit(start, first.end, GLUE, heads=unit.heads + first.heads, inner=first.inner), *kids[1:]]
         return [_unit(start, first.end, GLUE, heads=unit.heads, inner=first), *kids[1:]]

@@ -28,7 +28,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import ragchunk
@@ -594,8 +594,16 @@ def test_running_out_of_memory_is_said_plainly(monkeypatch):
     }]
 
 
+# Found by hypothesis: a heading glued to a word longer than the chunk was packed as
+# words, and its first words filled the room left in the chunk before (the table's).
+_HEADING_AFTER_TABLE = ("ab" * 75 + "\r\r| a | b |\r|---|---|\r" + "| the | Dr. |\r" * 12
+                        + "\r###### V2.0.1 नमस्ते\r\r" + "ab" * 115 + "\r\r")
+
+
 @settings(max_examples=examples(150), **PROPERTY)
 @given(markdown(), st.sampled_from(["paragraphs", "headings"]), st.integers(8, 200), st.integers(0, 7))
+@example(_HEADING_AFTER_TABLE, "paragraphs", 127, 7)
+@example("Some words here. " * 20 + "\n\n## Alpha beta gamma\n\n" + "x" * 400, "paragraphs", 64, 0)
 def test_a_block_that_fits_is_never_cut(text, by, size, overlap):
     """Issue 3: paragraphs, code blocks, tables and lists stay whole when they fit the target.
 
