@@ -270,14 +270,16 @@ async function fileTotals() {
   const reply = await core.request("calculate", { ...values, lengths: counted.map((e) => e.tokens), ...(model ? { model } : {}) })
     .catch(() => null);
   if (seq !== totalsSeq || !reply) return;
+  // The documents and their tokens need no chunk settings: they stay while a setting is invalid.
+  show($("f-documents"), "{n}", { n: counted.length });
+  show($("f-tokens"), "{n}", { n: counted.reduce((sum, e) => sum + e.tokens, 0) });
   if (!reply.ok) {
     for (const id of ["f-chunks", "f-total", "f-repeated", "f-cost"]) showText($(id), "—");
     renderModel(null, "f");
+    renderFiles(counted.map((e) => [e, null]));
     return;
   }
   const p = reply.result;
-  show($("f-documents"), "{n}", { n: p.documents });
-  show($("f-tokens"), "{n}", { n: p.doc_tokens });
   show($("f-chunks"), "{n}", { n: p.chunks });
   show($("f-total"), "{n}", { n: p.total_tokens });
   show($("f-repeated"), "value.of_total", { tokens: p.repeated_tokens, share: percent(p.repeated_share) });
@@ -293,8 +295,9 @@ function renderFiles(counts) {
   $("files-table").tBodies[0].replaceChildren(...filePages.slice(files).map((entry) => {
     const row = document.createElement("tr");
     const skipped = Boolean(entry.error);
+    const chunks = chunksOf.get(entry) ?? null; // null: the chunk settings are invalid
     const cells = [entry.source, skipped ? "—" : integer(entry.chars), skipped ? "—" : integer(entry.tokens),
-      skipped ? "—" : integer(chunksOf.get(entry) ?? 0),
+      skipped || chunks === null ? "—" : integer(chunks),
       skipped ? errorMessage(entry.error) : entry.kind && !["markdown", "text"].includes(entry.kind) ? msg(`kind.${entry.kind}`) : ""];
     cells.forEach((value, index) => {
       const cell = document.createElement(index ? "td" : "th");
@@ -312,7 +315,8 @@ function renderFiles(counts) {
     skipped: files.length - counted.length });
   showText($("files-chars"), integer(counted.reduce((sum, e) => sum + e.chars, 0)));
   showText($("files-tokens"), integer(counted.reduce((sum, e) => sum + e.tokens, 0)));
-  showText($("files-chunks"), integer(counts.reduce((sum, [, n]) => sum + n, 0)));
+  const unknown = counts.some(([, n]) => n === null);
+  showText($("files-chunks"), unknown ? "—" : integer(counts.reduce((sum, [, n]) => sum + n, 0)));
 }
 
 // A restarted worker has lost the files' documents: a new tokenizer could not count them again.
