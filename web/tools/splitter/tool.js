@@ -73,7 +73,20 @@ function settings() {
   };
 }
 
+/**
+ * Whether the chunks shown match the settings shown: "fresh"; "pending" while a changed
+ * setting's split is on its way; "stale" when the settings are refused (the chunks are the
+ * last valid settings'). Only fresh chunks can be downloaded: the core exports the last
+ * split it made, which a refused setting leaves in place.
+ */
+function markChunks(state) {
+  $("split-results").dataset.chunks = state;
+  $("stale-note").hidden = state !== "stale";
+  for (const id of ["download", "download-langchain"]) $(id).disabled = state !== "fresh";
+}
+
 function clearResults() {
+  markChunks("fresh");
   entries = [];
   view = { parts: [], starts: [0], length: 0, pages: new Map() };
   exported = new Map();
@@ -379,7 +392,7 @@ function runSplit(document, name = null) {
   const previousMode = corpusMode;
   if (name !== null) documentName = name;
   if (document !== null) corpusMode = false;
-  return requests.send("split", { ...settings(), name: fileName() }, document, {
+  const sent = requests.send("split", { ...settings(), name: fileName() }, document, {
     meta: { name },
     // The core kept the previous document: so do its name and its view.
     refused: () => {
@@ -387,6 +400,7 @@ function runSplit(document, name = null) {
       corpusMode = previousMode;
     },
     done: (result, loaded) => {
+      markChunks("fresh");
       exported = new Map();
       lastResult = result;
       entries = [{ doc: result.doc, source: fileName(), name: fileName(), chars: result.chars, kind: result.kind,
@@ -402,6 +416,11 @@ function runSplit(document, name = null) {
       $("split-results").hidden = false;
       showChunks(result.count ? [entries[0]] : [], new Map([[`${result.doc}:0`, result.page]]));
     },
+  });
+  // A refused setting leaves the last chunks on screen: say they are not these settings'.
+  return sent.then((ok) => {
+    if (ok === false && $("split-results").dataset.chunks === "pending") markChunks("stale");
+    return ok;
   });
 }
 
@@ -493,6 +512,7 @@ async function resplitEach() {
       if (!reply.ok && !DOCUMENT_FIELDS.includes(live[i].error?.field)) {
         requests.status.show("");
         showErrors([live[i].error], slots);
+        markChunks("stale");
         return;
       }
     }
@@ -507,6 +527,7 @@ async function showCorpus(run) {
   const done = entries.filter((e) => e.doc && !e.error);
   const reply = await core.request("corpus", { docs: done.map((e) => e.doc) });
   if (run !== corpusRun || !reply.ok) return;
+  markChunks("fresh");
   exported = new Map();
   const skipped = entries.length - done.length;
   requests.status.show("status.corpus_done", { documents: msg("count.documents", { count: done.length }), skipped,
@@ -644,7 +665,7 @@ function splitSnippets(result, corpus = false) {
 const shownDocs = () => (corpusMode ? entries.filter((e) => e.doc && !e.error).map((e) => e.doc) : [requests.doc]);
 
 async function download(format) {
-  if (!requests.hasDocument) return;
+  if (!requests.hasDocument || $("split-results").dataset.chunks !== "fresh") return;
   if (!exported.has(format)) exported.set(format, core.request("export", { docs: shownDocs(), format }));
   const reply = await exported.get(format);
   if (!reply.ok) {
@@ -726,6 +747,7 @@ const resplit = debounce(() => {
 
 function onSettings() {
   showModel();
+  if (!$("split-results").hidden) markChunks("pending");
   $("compare-table").hidden = true;
   resplit();
 }
