@@ -217,7 +217,7 @@ class SplitterPage(ToolPage):
             )
             self.page.wait_for_selector(f'#chunk-list .chunk-card[data-id="{wanted}"]:not([data-pending])')
             for card in self.cards_loaded():
-                card["tokens"] = int(re.search(r"· ([\d,]+) tokens", card["meta"]).group(1).replace(",", ""))
+                card["tokens"] = int(re.search(r"· ([\d,]+) tokens?", card["meta"]).group(1).replace(",", ""))
                 seen[card["id"]] = card
         return [seen[i] for i in range(total)]
 

@@ -353,7 +353,9 @@ def test_splitter_in_russian_and_hindi(page):
     assert splitter.stat("total") == ru(expected.stats.total_tokens, russian_group(page))
     assert "точное число токенов cl100k_base" in page.inner_text("#s-tokenizer")
     assert "разбиение по заголовкам" in page.inner_text("#s-tokenizer")
-    assert f"токенов: {expected.chunks[0].tokens}" in splitter.cards()[0]["meta"]
+    first = expected.chunks[0].tokens
+    noun = "токен" if first % 10 == 1 and first % 100 != 11 else "токена" if first % 10 in (2, 3, 4) and first % 100 not in (12, 13, 14) else "токенов"
+    assert f"· {ru(first, russian_group(page))} {noun}" in splitter.cards()[0]["meta"]
     splitter.set("overlap", "600")
     assert "перекрытие (600) должно быть меньше размера чанка (512)" in page.inner_text("#overlap-error")
     splitter.set("overlap", "64")

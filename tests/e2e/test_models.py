@@ -114,7 +114,7 @@ def test_a_chunk_size_over_what_the_model_reads_is_warned_about(page, model_id, 
         embedded = f" embedded with its prefix “{prefix}”" if prefix else ""
         assert warning == (
             f"{model.id} cuts off everything past {largest} tokens of a chunk{embedded}: at a chunk size of"
-            f" {integer(size)} the rest of each chunk would be lost; use at most {largest}."), size
+            f" {integer(size)} the rest of each chunk would be lost; use at most {largest} tokens."), size
         # The warning does not stop the arithmetic: the figures are those of the size typed.
         chunks = plan(10_000, size, 64).chunks
         assert calc.result("chunks") == integer(chunks)

@@ -4,7 +4,7 @@
 // chunks of every document scroll in one list that draws only the cards in view, asking
 // the core for them page by page.
 import { SPEC } from "../../spec.js";
-import { fixed, integer, msg, onLanguageChange, percent, show, showText, t } from "../../i18n/i18n.js";
+import { counted, fixed, integer, msg, onLanguageChange, percent, show, showText, t } from "../../i18n/i18n.js";
 import { Cancelled } from "../../core/bridge.js";
 import { $, debounce } from "../../ui/dom.js";
 import { TEXT_DEBOUNCE_MS } from "../../ui/document.js";
@@ -131,11 +131,11 @@ function showModel() {
     showText($("size-hint"), "");
     return;
   }
-  show($("model-hint"), "model.hint", { model: model.id, limit: model.limit, special: model.special_tokens,
-    dims: model.dimensions, tokenizer: model.tokenizer });
+  show($("model-hint"), "model.hint", { model: model.id, limit: counted("tokens", model.limit), special: model.special_tokens,
+    dims: counted("dimensions", model.dimensions), tokenizer: model.tokenizer });
   const largest = model.limit - model.special_tokens;
   show($("size-hint"), model.document_prefix ? "model.size_hint_prefix" : "model.size_hint",
-    { largest, prefix: model.document_prefix.trim() });
+    { largest: counted("tokens", largest), prefix: model.document_prefix.trim() });
 }
 
 function renderStats(result) {
@@ -148,11 +148,12 @@ function renderStats(result) {
   show($("s-total"), "{n}", { n: s.total_tokens });
   show($("s-overlap"), "value.of_total", { tokens: s.overlap_tokens, share: percent(s.overlap_percent / 100) });
   const exact = result.tokenizer.startsWith("chars/")
-    ? msg("split.estimate", { ratio: Number(result.tokenizer.slice(6)) })
+    ? msg("split.estimate", { ratio: counted("chars", Number(result.tokenizer.slice(6))) })
     : result.model ? msg("split.exact_model", { model: result.model, encoding: result.tokenizer })
       : msg("split.exact", { encoding: result.tokenizer });
   const by = msg(`split.by_name_${result.by}`);
-  show($("s-tokenizer"), "{exact} {target}", { exact, target: msg("split.target", { size: result.size, overlap: result.overlap, by }) });
+  const target = msg("split.target", { size: counted("tokens", result.size), overlap: result.overlap, by });
+  show($("s-tokenizer"), "{exact} {target}", { exact, target });
   const most = Math.max(1, ...s.histogram.map((b) => b.count));
   $("histogram").replaceChildren(
     ...s.histogram.map((b) => {
@@ -166,7 +167,7 @@ function renderStats(result) {
       if (b.count === 0) bar.classList.add("empty"); // no sliver for an empty bin
       const count = document.createElement("span");
       count.className = "bin-count";
-      show(count, "split.hist_count", { count: b.count });
+      show(count, "count.chunks", { count: b.count });
       item.append(label, bar, count);
       return item;
     }),
@@ -277,7 +278,7 @@ function chunkCard(chunk) {
   meta.className = "meta";
   meta.id = `chunk-meta-${chunk.index}`;
   const where = (chunk.source ? ` · ${chunk.source}` : "") + (chunk.heading_path.length ? ` · ${chunk.heading_path.join(" › ")}` : "");
-  const numbers = { n: chunk.id + 1, tokens: chunk.tokens, overlap: chunk.overlap_tokens };
+  const numbers = { n: chunk.id + 1, tokens: counted("tokens", chunk.tokens), overlap: chunk.overlap_tokens };
   show(meta, "{text}{where}", { text: msg(chunk.overlap_tokens ? "split.meta_overlap" : "split.meta", numbers), where });
   const body = document.createElement("pre");
   body.className = "window-text";
@@ -406,7 +407,8 @@ function runSplit(document, name = null) {
       entries = [{ doc: result.doc, source: fileName(), name: fileName(), chars: result.chars, kind: result.kind,
         tokens: result.tokens, count: result.count, largest: result.largest }];
       showNotes($("text-notes"), result);
-      requests.status.show(documentName ? "status.split_named" : "status.split", { name: documentName, count: result.stats.chunks, chars: result.chars });
+      requests.status.show(documentName ? "status.split_named" : "status.split", { name: documentName,
+        chunks: counted("chunks", result.stats.chunks), chars: counted("chars", result.chars) });
       renderStats(result);
       splitSnippets(result);
       $("corpus").hidden = true;
@@ -530,8 +532,8 @@ async function showCorpus(run) {
   markChunks("fresh");
   exported = new Map();
   const skipped = entries.length - done.length;
-  requests.status.show("status.corpus_done", { documents: msg("count.documents", { count: done.length }), skipped,
-    chunks: msg("count.chunks", { count: reply.result.stats.chunks }) });
+  requests.status.show("status.corpus_done", { documents: counted("documents", done.length), skipped,
+    chunks: counted("chunks", reply.result.stats.chunks) });
   renderStats({ ...(lastResult ?? {}), stats: reply.result.stats, tokenizer: lastResult?.tokenizer ?? "", model: lastResult?.model,
     by: lastResult?.by ?? $("by").value, size: lastResult?.size ?? 0, overlap: lastResult?.overlap ?? 0 });
   if (lastResult) splitSnippets(lastResult, true);
@@ -578,7 +580,7 @@ function renderDocuments() {
   const done = entries.filter((e) => !e.error);
   const total = document.createElement("th");
   total.scope = "row";
-  show(total, "corpus.total", { documents: msg("count.documents", { count: done.length }), skipped: entries.length - done.length });
+  show(total, "corpus.total", { documents: counted("documents", done.length), skipped: entries.length - done.length });
   const sum = (key) => integer(done.reduce((s, e) => s + e[key], 0));
   const largest = integer(Math.max(0, ...done.map((e) => e.largest)));
   $("documents-total").replaceChildren(total, ...[sum("chars"), sum("tokens"), sum("count"), largest, ""].map((value) => {

@@ -1,0 +1,84 @@
+"""Numbers with their nouns: "1 token", "1 character", Russian forms by the last digits
+("161 токен", "85 токенов")."""
+
+from __future__ import annotations
+
+from pages import CalculatorPage, SplitterPage, wait_language
+from ragchunk import get_tokenizer, split
+from ragchunk.models import get_model
+
+RUSSIAN_TEXT = "Слово за словом. " * 20  # 161 cl100k_base tokens, 340 characters
+
+
+def russian(n: int, one: str, few: str, many: str) -> str:
+    """A Russian count: 1, 21, 101 -> one; 2-4, 22-24 -> few; 5-20, 11-14, 25 ... -> many."""
+    if n % 10 == 1 and n % 100 != 11:
+        return one
+    if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
+        return few
+    return many
+
+
+def grouped(page, n: int) -> str:
+    """``n`` as the page's language groups it (Intl of the browser, Latin digits)."""
+    return page.evaluate("n => new Intl.NumberFormat(document.documentElement.lang, {numberingSystem: 'latn'}).format(n)", n)
+
+
+def test_one_is_said_in_the_singular(page):
+    calc = CalculatorPage(page).open()
+    calc.paste("a")
+    assert calc.text_status() == "1 token, 1 character."
+    assert calc.windows()[0]["meta"] == "Chunk 1 · 1 token (0–1)"
+    assert page.inner_text("#t-ratio") == "1.00 (the 4-characters rule would estimate 1 token)"
+    calc.set("doc", "10000")
+    calc.set("chunk_size", "1")
+    calc.set("overlap", "0")
+    calc.wait_core_numbers()
+    page.wait_for_function("() => document.querySelector('#r-chunks').textContent === '10,000'")
+    assert calc.result("detail") == "Step 1 token; the last chunk holds the remaining 1 token."
+
+    splitter = SplitterPage(page).open()
+    splitter.after_request(lambda: page.fill("#text", "a"))
+    assert page.inner_text("#text-status") == "1 chunk from 1 character."
+    assert page.inner_text("#histogram .bin-count") == "1 chunk"
+    assert splitter.cards()[0]["meta"] == "#1 · 1 token"
+    splitter.set("chunk_size", "1")
+    assert page.input_value("#overlap") == "0"
+    assert page.inner_text("#s-tokenizer") == (
+        "Sizes are exact cl100k_base token counts of each chunk's final text. Target 1 token, overlap up to 0, cut at headings.")
+
+
+def test_russian_counts_take_the_form_of_their_last_digits(page):
+    tokens = get_tokenizer("cl100k_base").count(RUSSIAN_TEXT)
+    chars = len(RUSSIAN_TEXT)
+    assert (tokens, chars) == (161, 340)
+    calc = CalculatorPage(page).open(query="?lang=ru")
+    wait_language(page, "ru")
+    calc.paste(RUSSIAN_TEXT)
+    assert calc.text_status() == "161 токен, 340 символов."
+    assert calc.windows()[0]["meta"] == "Чанк 1 · 161 токен (0–161)"
+    assert page.inner_text("#t-ratio") == "2,11 (правило «4 символа на токен» дало бы 85 токенов)"
+    calc.set("chunk_size", "150")
+    calc.set("overlap", "50")
+    page.wait_for_function("() => document.querySelector('#r-chunks').textContent === '2'")
+    assert calc.result("detail") == "Шаг — 100 токенов; в последнем чанке — остаток: 61 токен."
+
+    model = get_model("text-embedding-3-small")
+    calc.choose_model(model.id)
+    assert page.inner_text("#model-hint") == (
+        f"{model.id} читает {grouped(page, 8191)} токен (из них 0 — служебные) и даёт векторы"
+        f" ({grouped(page, 1536)} измерений); ваш текст считается токенизатором cl100k_base.")
+    assert page.inner_text("#r-vectors").endswith(f"× {grouped(page, 1536)} измерений")
+    calc.set("chunk_size", "9000")
+    calc.wait_core_numbers()
+    page.wait_for_selector("#model-warning:visible")
+    assert page.inner_text("#model-warning").startswith(
+        f"{model.id} отбрасывает всё, что в чанке идёт за пределом ({grouped(page, 8191)} токен)")
+
+    splitter = SplitterPage(page).open(query="?lang=ru")
+    wait_language(page, "ru")
+    splitter.after_request(lambda: page.fill("#text", RUSSIAN_TEXT))
+    assert page.inner_text("#text-status") == "1 чанк, в тексте 340 символов."
+    first = split(RUSSIAN_TEXT, by="headings", size=512, overlap=64).chunks[0].tokens  # the trailing space goes
+    assert splitter.cards()[0]["meta"] == f"№1 · {first} {russian(first, 'токен', 'токена', 'токенов')}"
+    assert "Цель — 512 токенов" in page.inner_text("#s-tokenizer")
