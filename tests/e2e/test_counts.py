@@ -1,11 +1,12 @@
 """Numbers with their nouns: "1 token", "1 character", Russian forms by the last digits
-("161 токен", "85 токенов")."""
+("161 токен", "85 токенов"), and the models' menus in the page's language and digit grouping."""
 
 from __future__ import annotations
 
 from pages import CalculatorPage, SplitterPage, wait_language
 from ragchunk import get_tokenizer, split
 from ragchunk.models import get_model
+from ragchunk.settings import form_spec
 
 RUSSIAN_TEXT = "Слово за словом. " * 20  # 161 cl100k_base tokens, 340 characters
 
@@ -82,3 +83,27 @@ def test_russian_counts_take_the_form_of_their_last_digits(page):
     first = split(RUSSIAN_TEXT, by="headings", size=512, overlap=64).chunks[0].tokens  # the trailing space goes
     assert splitter.cards()[0]["meta"] == f"№1 · {first} {russian(first, 'токен', 'токена', 'токенов')}"
     assert "Цель — 512 токенов" in page.inner_text("#s-tokenizer")
+
+
+def test_the_model_menus_are_in_the_language_of_the_page(page):
+    models = form_spec()["models"]
+    forms = {
+        "en": (lambda n: "token" if n == 1 else "tokens", lambda n: "dimension" if n == 1 else "dimensions"),
+        "ru": (lambda n: russian(n, "токен", "токена", "токенов"), lambda n: russian(n, "измерение", "измерения", "измерений")),
+        "hi": (lambda n: "टोकन", lambda n: "आयाम"),
+    }
+    for lang, (tokens, dims) in forms.items():
+        CalculatorPage(page).open(query=f"?lang={lang}")
+        wait_language(page, lang)
+        shown = page.eval_on_selector_all("#model option", "options => options.slice(1).map(o => o.textContent)")
+        assert shown == [
+            f"{m['id']} — {grouped(page, m['limit'])} {tokens(m['limit'])}, {grouped(page, m['dimensions'])} {dims(m['dimensions'])}"
+            for m in models], lang
+        SplitterPage(page).open(query=f"?lang={lang}")
+        wait_language(page, lang)
+        shown = page.eval_on_selector_all('#sizer option[value^="model:"]', "options => options.map(o => o.textContent)")
+        assert shown == [f"{m['id']} — {m['tokenizer']}, {grouped(page, m['limit'])} {tokens(m['limit'])}" for m in models], lang
+    # The switcher re-says them in place.
+    page.select_option("#lang", "ru")
+    wait_language(page, "ru")
+    assert page.inner_text('#sizer option[value="model:bge-m3"]') == f"bge-m3 — xlm-roberta, {grouped(page, 8192)} токена"

@@ -10,6 +10,7 @@ import { TEXT_DEBOUNCE_MS } from "../../ui/document.js";
 import { applyEmbedMode } from "../../ui/embed-mode.js";
 import { errorMessage, internalError, showErrors, showNotes } from "../../ui/errors.js";
 import { numberOptions } from "../../ui/form.js";
+import { labelModelOptions } from "../../ui/model-options.js";
 import { Pager } from "../../ui/pager.js";
 import { startPage } from "../../ui/page.js";
 import { countAnalysis, DocumentRequests } from "../../ui/request.js";
@@ -526,6 +527,7 @@ onLanguageChange(() => {
   recalculate();
 });
 
+labelModelOptions();
 showExample();
 if ($("model").value) chooseModel(); // from the URL
 else recalculate();
