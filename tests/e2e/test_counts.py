@@ -1,5 +1,6 @@
 """Numbers with their nouns: "1 token", "1 character", Russian forms by the last digits
-("161 токен", "85 токенов"), and the models' menus in the page's language and digit grouping."""
+("161 токен", "85 токенов"), the models' menus in the page's language and digit grouping,
+and a large paste labelled with the characters the core counts (code points)."""
 
 from __future__ import annotations
 
@@ -107,3 +108,24 @@ def test_the_model_menus_are_in_the_language_of_the_page(page):
     page.select_option("#lang", "ru")
     wait_language(page, "ru")
     assert page.inner_text('#sizer option[value="model:bge-m3"]') == f"bge-m3 — xlm-roberta, {grouped(page, 8192)} токена"
+
+
+def test_a_large_paste_is_labelled_with_the_characters_the_core_counts(page):
+    # Each emoji is one character (code point) and two UTF-16 units.
+    text = "Emoji 😀 and a line of text. " * 8_000
+    assert len(text.encode("utf-16-le")) // 2 > 200_000 and len(text) == 224_000
+    calc = CalculatorPage(page).open()
+    calc.after_request(lambda: page.evaluate(
+        """text => {
+            const data = new DataTransfer();
+            data.setData('text/plain', text);
+            document.querySelector('#text').dispatchEvent(
+                new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true}));
+        }""",
+        text,
+    ))
+    tokens = get_tokenizer("cl100k_base").count(text)
+    assert calc.text_status() == (
+        f"Pasted text (224,000 characters, kept out of the box so the page stays responsive): {tokens:,} tokens,"
+        " 224,000 characters.")
+    assert page.inner_text("#t-chars") == "224,000"
