@@ -107,8 +107,8 @@ export const money = (value) => ({ format: "money", value });
 export const bytes = (value) => ({ format: "bytes", value });
 /** A translated message as a param of another ("{label}" of an error is a field name). */
 export const msg = (key, params = {}) => ({ format: "message", key, params });
-/** A number with its noun in the language's plural form, as a param: counted("tokens", 1) says "1 token". */
-export const counted = (noun, n) => msg(`count.${noun}`, { count: n });
+/** A number with its noun in the language's plural form, as a param: quantity("tokens", 1) says "1 token". */
+export const quantity = (noun, n) => msg(`count.${noun}`, { count: n });
 
 function render(value) {
   if (typeof value === "number") return formatNumber(value);

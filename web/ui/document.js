@@ -1,6 +1,6 @@
 // The document panel's input: the text box (#text), files (#file, #folder) and drops on #drop.
 import { SPEC } from "../spec.js";
-import { counted, msg } from "../i18n/i18n.js";
+import { msg, quantity } from "../i18n/i18n.js";
 import { $, debounce } from "./dom.js";
 import { pageError } from "./errors.js";
 import { fromDrop, fromInput, isArchive, limitFor } from "./files.js";
@@ -58,7 +58,7 @@ export function bindDocumentInput({ onDocument, onDocuments = null, onEmpty, onT
       return;
     }
     area.value = "";
-    onDocument(text, msg("text.pasted", { chars: counted("chars", chars) }));
+    onDocument(text, msg("text.pasted", { chars: quantity("chars", chars) }));
   });
   // A file over the limit is refused before it is read; the box keeps its text until the
   // core has accepted the file (`onDocument` resolves true), so a refused file changes nothing.

@@ -3,7 +3,7 @@
 import { SPEC } from "../../spec.js";
 import { Cancelled } from "../../core/bridge.js";
 import { modelFigures, readCalcForm } from "../../core/formula.js";
-import { bytes, counted, fixed, integer, money, msg, onLanguageChange, percent, setHtmlParams, show, showText, t } from "../../i18n/i18n.js";
+import { bytes, fixed, integer, money, msg, onLanguageChange, percent, quantity, setHtmlParams, show, showText, t } from "../../i18n/i18n.js";
 import { expandArchives, loadFiles } from "../../ui/corpus.js";
 import { $, debounce } from "../../ui/dom.js";
 import { TEXT_DEBOUNCE_MS } from "../../ui/document.js";
@@ -71,9 +71,9 @@ function renderPlan(reply, source) {
   show($("r-extra"), "{n}", { n: percent(p.extra_share) });
   if (p.cost === null) show($("r-cost"), "calc.cost_none");
   else show($("r-cost"), "calc.cost_value", { cost: money(p.cost), price: p.price_per_million });
-  const estimated = readForm().unit === "chars" ? msg("calc.detail_estimated", { tokens: counted("tokens", p.doc_tokens) }) : "";
+  const estimated = readForm().unit === "chars" ? msg("calc.detail_estimated", { tokens: quantity("tokens", p.doc_tokens) }) : "";
   if (p.chunks === 1) show($("r-detail"), "calc.detail_fits", { estimated });
-  else show($("r-detail"), "calc.detail_step", { step: counted("tokens", p.step), last: counted("tokens", p.last_chunk_tokens),
+  else show($("r-detail"), "calc.detail_step", { step: quantity("tokens", p.step), last: quantity("tokens", p.last_chunk_tokens),
     estimated });
   $("results").dataset.state = "ok";
   const model = modelOf($("model").value);
@@ -90,12 +90,12 @@ function renderModel(figures, prefix) {
     warning.hidden = !figures?.truncates;
     if (figures?.truncates) {
       show(warning, figures.prefix ? "calc.truncates_prefix" : "calc.truncates",
-        { model: figures.model, largest: counted("tokens", figures.largest_chunk), size: Number(plainNumber($("chunk_size").value)),
+        { model: figures.model, largest: quantity("tokens", figures.largest_chunk), size: Number(plainNumber($("chunk_size").value)),
           prefix: figures.prefix });
     }
   }
   if (!figures) return;
-  show($(`${prefix}-vectors`), "calc.vectors_value", { vectors: figures.vectors, dims: counted("dimensions", figures.dimensions) });
+  show($(`${prefix}-vectors`), "calc.vectors_value", { vectors: figures.vectors, dims: quantity("dimensions", figures.dimensions) });
   show($(`${prefix}-storage`), "calc.storage_value",
     { float32: bytes(figures.float32_bytes), int8: bytes(figures.int8_bytes), binary: bytes(figures.binary_bytes) });
 }
@@ -157,8 +157,8 @@ function chooseModel() {
     autoPrice = price;
   }
   if (model) {
-    show($("model-hint"), "calc.model_hint", { model: model.id, limit: counted("tokens", model.limit), special: model.special_tokens,
-      dims: counted("dimensions", model.dimensions), tokenizer: model.tokenizer });
+    show($("model-hint"), "calc.model_hint", { model: model.id, limit: quantity("tokens", model.limit), special: model.special_tokens,
+      dims: quantity("dimensions", model.dimensions), tokenizer: model.tokenizer });
   } else {
     showText($("model-hint"), "");
   }
@@ -258,8 +258,8 @@ async function recountEach() {
 function filesDone() {
   const counted = files.filter((e) => !e.error);
   const tokens = counted.reduce((sum, e) => sum + e.tokens, 0);
-  requests.status.show("status.files_done", { documents: counted("files", counted.length),
-    skipped: files.length - counted.length, tokens: counted("tokens", tokens) });
+  requests.status.show("status.files_done", { documents: quantity("files", counted.length),
+    skipped: files.length - counted.length, tokens: quantity("tokens", tokens) });
   $("files").hidden = false;
   return fileTotals();
 }
@@ -314,7 +314,7 @@ function renderFiles(counts) {
     return row;
   }));
   const counted = counts.map(([entry]) => entry);
-  show($("files-total"), "files.total", { documents: counted("documents", counted.length),
+  show($("files-total"), "files.total", { documents: quantity("documents", counted.length),
     skipped: files.length - counted.length });
   showText($("files-chars"), integer(counted.reduce((sum, e) => sum + e.chars, 0)));
   showText($("files-tokens"), integer(counted.reduce((sum, e) => sum + e.tokens, 0)));
@@ -362,7 +362,7 @@ function windowItem(w) {
   const meta = document.createElement("p");
   meta.className = "meta";
   meta.id = `window-meta-${w.index}`;
-  const numbers = { n: w.index + 1, tokens: counted("tokens", w.tokens), start: w.token_start, end: w.token_end, overlap: w.overlap_tokens };
+  const numbers = { n: w.index + 1, tokens: quantity("tokens", w.tokens), start: w.token_start, end: w.token_end, overlap: w.overlap_tokens };
   show(meta, w.index > 0 ? "preview.meta_overlap" : "preview.meta", numbers);
   const body = document.createElement("pre");
   body.className = "window-text";
@@ -402,7 +402,7 @@ function renderAnalysis(result, { fillLength }) {
   const ratio = result.chars_per_token;
   const rule = SPEC.defaults.chars_per_token;
   if (ratio === null) showText($("t-ratio"), "—");
-  else show($("t-ratio"), "text.ratio_value", { ratio: fixed(ratio, 2), rule, tokens: counted("tokens", Math.ceil(result.chars / rule)) });
+  else show($("t-ratio"), "text.ratio_value", { ratio: fixed(ratio, 2), rule, tokens: quantity("tokens", Math.ceil(result.chars / rule)) });
   showNotes($("text-notes"), result);
   if (fillLength) {
     form.querySelector('input[name="unit"][value="tokens"]').checked = true;
@@ -438,7 +438,7 @@ function analyze(document, { name = "", fillLength = true } = {}) {
     meta: { name },
     done: (r) => {
       requests.status.show(name ? "status.analyzed_named" : "status.analyzed",
-        { name, tokens: counted("tokens", r.tokens), chars: counted("chars", r.chars) });
+        { name, tokens: quantity("tokens", r.tokens), chars: quantity("chars", r.chars) });
       renderAnalysis(r, { fillLength });
     },
   });

@@ -4,7 +4,7 @@
 // chunks of every document scroll in one list that draws only the cards in view, asking
 // the core for them page by page.
 import { SPEC } from "../../spec.js";
-import { counted, fixed, integer, msg, onLanguageChange, percent, show, showText, t } from "../../i18n/i18n.js";
+import { fixed, integer, msg, onLanguageChange, percent, quantity, show, showText, t } from "../../i18n/i18n.js";
 import { Cancelled } from "../../core/bridge.js";
 import { $, debounce } from "../../ui/dom.js";
 import { TEXT_DEBOUNCE_MS } from "../../ui/document.js";
@@ -132,11 +132,11 @@ function showModel() {
     showText($("size-hint"), "");
     return;
   }
-  show($("model-hint"), "model.hint", { model: model.id, limit: counted("tokens", model.limit), special: model.special_tokens,
-    dims: counted("dimensions", model.dimensions), tokenizer: model.tokenizer });
+  show($("model-hint"), "model.hint", { model: model.id, limit: quantity("tokens", model.limit), special: model.special_tokens,
+    dims: quantity("dimensions", model.dimensions), tokenizer: model.tokenizer });
   const largest = model.limit - model.special_tokens;
   show($("size-hint"), model.document_prefix ? "model.size_hint_prefix" : "model.size_hint",
-    { largest: counted("tokens", largest), prefix: model.document_prefix.trim() });
+    { largest: quantity("tokens", largest), prefix: model.document_prefix.trim() });
 }
 
 function renderStats(result) {
@@ -149,11 +149,11 @@ function renderStats(result) {
   show($("s-total"), "{n}", { n: s.total_tokens });
   show($("s-overlap"), "value.of_total", { tokens: s.overlap_tokens, share: percent(s.overlap_percent / 100) });
   const exact = result.tokenizer.startsWith("chars/")
-    ? msg("split.estimate", { ratio: counted("chars", Number(result.tokenizer.slice(6))) })
+    ? msg("split.estimate", { ratio: quantity("chars", Number(result.tokenizer.slice(6))) })
     : result.model ? msg("split.exact_model", { model: result.model, encoding: result.tokenizer })
       : msg("split.exact", { encoding: result.tokenizer });
   const by = msg(`split.by_name_${result.by}`);
-  const target = msg("split.target", { size: counted("tokens", result.size), overlap: result.overlap, by });
+  const target = msg("split.target", { size: quantity("tokens", result.size), overlap: result.overlap, by });
   show($("s-tokenizer"), "{exact} {target}", { exact, target });
   const most = Math.max(1, ...s.histogram.map((b) => b.count));
   $("histogram").replaceChildren(
@@ -279,7 +279,7 @@ function chunkCard(chunk) {
   meta.className = "meta";
   meta.id = `chunk-meta-${chunk.index}`;
   const where = (chunk.source ? ` · ${chunk.source}` : "") + (chunk.heading_path.length ? ` · ${chunk.heading_path.join(" › ")}` : "");
-  const numbers = { n: chunk.id + 1, tokens: counted("tokens", chunk.tokens), overlap: chunk.overlap_tokens };
+  const numbers = { n: chunk.id + 1, tokens: quantity("tokens", chunk.tokens), overlap: chunk.overlap_tokens };
   show(meta, "{text}{where}", { text: msg(chunk.overlap_tokens ? "split.meta_overlap" : "split.meta", numbers), where });
   const body = document.createElement("pre");
   body.className = "window-text";
@@ -409,7 +409,7 @@ function runSplit(document, name = null) {
         tokens: result.tokens, count: result.count, largest: result.largest }];
       showNotes($("text-notes"), result);
       requests.status.show(documentName ? "status.split_named" : "status.split", { name: documentName,
-        chunks: counted("chunks", result.stats.chunks), chars: counted("chars", result.chars) });
+        chunks: quantity("chunks", result.stats.chunks), chars: quantity("chars", result.chars) });
       renderStats(result);
       splitSnippets(result);
       $("corpus").hidden = true;
@@ -533,8 +533,8 @@ async function showCorpus(run) {
   markChunks("fresh");
   exported = new Map();
   const skipped = entries.length - done.length;
-  requests.status.show("status.corpus_done", { documents: counted("documents", done.length), skipped,
-    chunks: counted("chunks", reply.result.stats.chunks) });
+  requests.status.show("status.corpus_done", { documents: quantity("documents", done.length), skipped,
+    chunks: quantity("chunks", reply.result.stats.chunks) });
   renderStats({ ...(lastResult ?? {}), stats: reply.result.stats, tokenizer: lastResult?.tokenizer ?? "", model: lastResult?.model,
     by: lastResult?.by ?? $("by").value, size: lastResult?.size ?? 0, overlap: lastResult?.overlap ?? 0 });
   if (lastResult) splitSnippets(lastResult, true);
@@ -581,7 +581,7 @@ function renderDocuments() {
   const done = entries.filter((e) => !e.error);
   const total = document.createElement("th");
   total.scope = "row";
-  show(total, "corpus.total", { documents: counted("documents", done.length), skipped: entries.length - done.length });
+  show(total, "corpus.total", { documents: quantity("documents", done.length), skipped: entries.length - done.length });
   const sum = (key) => integer(done.reduce((s, e) => s + e[key], 0));
   const largest = integer(Math.max(0, ...done.map((e) => e.largest)));
   $("documents-total").replaceChildren(total, ...[sum("chars"), sum("tokens"), sum("count"), largest, ""].map((value) => {
