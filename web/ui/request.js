@@ -34,6 +34,7 @@ export class DocumentRequests {
     // {seq, document, meta}. A settings change meanwhile sends it again with the new settings,
     // so that it is neither lost nor answered with the settings of before.
     this.pending = null;
+    this.onDocument = null; // the tool's sender of a new document (bindInput)
     this.loaded = null; // what "load" said of it: {doc, name, chars, kind, title, pages, notes, note_details}
     // A restarted worker has an empty workspace: the results of its documents go with them
     // (a corpus shown before a cancelled run included; its downloads and pages are gone).
@@ -53,12 +54,22 @@ export class DocumentRequests {
    * sends one; `onDocuments(files)`, when given, takes several files, a folder or a .zip.
    */
   bindInput(onDocument, onDocuments = null) {
+    this.onDocument = onDocument;
     bindDocumentInput({
       onDocument,
       onDocuments,
       onEmpty: (hadText) => this.empty(hadText),
       onTooLarge: (error) => showErrors([error], this.slots),
     });
+  }
+
+  /**
+   * Send the text the browser put back in the box: back and forward restore a page's text
+   * box but not its results. Call it once the tool has read its settings (from the URL).
+   */
+  restoreText() {
+    const text = $("text").value;
+    if (text.trim() && this.onDocument) this.onDocument(text, "");
   }
 
   /** Whether there is a document to answer for: a shown one, or one on its way. */

@@ -531,4 +531,5 @@ labelModelOptions();
 showExample();
 if ($("model").value) chooseModel(); // from the URL
 else recalculate();
+requests.restoreText();
 applyEmbedMode();

@@ -783,4 +783,5 @@ $("download-langchain").addEventListener("click", () => download("langchain"));
 $("compare-run").addEventListener("click", runCompare);
 labelModelOptions();
 showModel();
+requests.restoreText();
 applyEmbedMode();
