@@ -459,7 +459,7 @@ def cancel_third_file(tool, files: list[Path], release: bool) -> None:
     page.set_input_files("#file", files=files)
     page.wait_for_function("() => gate.release !== null")
     assert page.inner_text("#text-status").startswith(
-        f"{'Reading' if isinstance(tool, SplitterPage) else 'Counting file'} 2 of {len(files)} ")
+        f"{'Reading files:' if isinstance(tool, SplitterPage) else 'Counting file'} 2 of {len(files)} ")
     assert page.is_visible("#cancel")
     page.keyboard.press("Escape")
     if release:
