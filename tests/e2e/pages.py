@@ -20,6 +20,19 @@ def number(text: str) -> int:
     return int(text.replace(",", ""))
 
 
+
+def paste_large(page: Page, text: str) -> None:
+    """Paste through the clipboard event, as a person's Ctrl+V does."""
+    page.evaluate(
+        """text => {
+            const data = new DataTransfer();
+            data.setData('text/plain', text);
+            document.querySelector('#text').dispatchEvent(
+                new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true}));
+        }""",
+        text,
+    )
+
 def wait_language(page: Page, lang: str) -> None:
     """Wait until the page has loaded ``lang``'s catalog and translated itself."""
     page.wait_for_selector(f'html[data-language="{lang}"]', state="attached")

@@ -4,7 +4,7 @@ and a large paste labelled with the characters the core counts (code points)."""
 
 from __future__ import annotations
 
-from pages import CalculatorPage, SplitterPage, wait_language
+from pages import CalculatorPage, SplitterPage, paste_large, wait_language
 from ragchunk import get_tokenizer, split
 from ragchunk.models import get_model
 from ragchunk.settings import form_spec
@@ -115,15 +115,7 @@ def test_a_large_paste_is_labelled_with_the_characters_the_core_counts(page):
     text = "Emoji 😀 and a line of text. " * 8_000
     assert len(text.encode("utf-16-le")) // 2 > 200_000 and len(text) == 224_000
     calc = CalculatorPage(page).open()
-    calc.after_request(lambda: page.evaluate(
-        """text => {
-            const data = new DataTransfer();
-            data.setData('text/plain', text);
-            document.querySelector('#text').dispatchEvent(
-                new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true}));
-        }""",
-        text,
-    ))
+    calc.after_request(lambda: paste_large(page, text))
     tokens = get_tokenizer("cl100k_base").count(text)
     assert calc.text_status() == (
         f"Pasted text (224,000 characters, kept out of the box so the page stays responsive): {tokens:,} tokens,"

@@ -30,7 +30,7 @@ import pytest
 
 import build
 from conftest import BOOT_TIMEOUT_MS, Watch, guarded_context, origin_of, watched_page
-from pages import CalculatorPage, SplitterPage
+from pages import CalculatorPage, SplitterPage, paste_large
 
 ROOT = Path(__file__).resolve().parents[2]
 # A paste this long bypasses the text box (web/ui/document.js), a path of its own.
@@ -169,16 +169,6 @@ def spy(browser, base_url: str, watch: Watch):
     watch.check()
 
 
-def paste_large(page, text: str) -> None:
-    """Paste through the clipboard event, as a person's Ctrl+V does."""
-    page.evaluate(
-        """text => {
-            const data = new DataTransfer();
-            data.setData('text/plain', text);
-            document.querySelector('#text').dispatchEvent(new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true}));
-        }""",
-        text,
-    )
 
 
 def copy_as_python(page) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pages import CalculatorPage
+from pages import CalculatorPage, paste_large
 from ragchunk import get_tokenizer, windows
 
 MULTILINGUAL = (
@@ -17,17 +17,6 @@ MULTILINGUAL = (
 ) * 12
 
 
-def paste_large(page, text: str) -> None:
-    """Paste through the clipboard event, as a person's Ctrl+V does."""
-    page.evaluate(
-        """text => {
-            const data = new DataTransfer();
-            data.setData('text/plain', text);
-            document.querySelector('#text').dispatchEvent(
-                new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true}));
-        }""",
-        text,
-    )
 
 
 LOREM = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 100_000
