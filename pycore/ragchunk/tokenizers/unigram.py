@@ -89,9 +89,9 @@ _CLUSTER = re.compile(
     r"|\x08(?:[\x02-\x04]*+\x05\x08)++[\x02-\x06]*+"
     r"|[^\x01\x07][\x02-\x06]++"
 )
-# Where a cluster of two or more characters can start: such a cluster holds one of these
-# classes at its start or just after it (see _clusters_of).
-_CLUSTER_HINT = re.compile(r"[\x02-\x09]")
+# Where a cluster of two or more characters can start: such a cluster has a prepend first
+# or a joiner (extend, linker, ZWJ, spacing mark) second (see _clusters_of).
+_CLUSTER_HINT = re.compile(r"[\x02-\x07]")
 _CACHE_WORDS = 1 << 17
 _CHUNK_WORDS = _CACHE_WORDS // 2
 _NEG = float("-inf")
@@ -536,10 +536,11 @@ class UnigramTokenizer:
 
 def _clusters_of(coded: str) -> Iterator[tuple[int, int]]:
     """The spans of ``_CLUSTER.finditer(coded)``, found faster: every branch of
-    :data:`_CLUSTER` starts with a class of ``\\x07-\\x09`` or has one of ``\\x02-\\x06``
-    second, so no match starts before the character just ahead of the next
-    ``[\\x02-\\x09]``, and a scan for that one class runs at C speed where the five
-    branches are tried at every position.
+    :data:`_CLUSTER` starts with a prepend (``\\x07``) or has a joiner (``\\x02-\\x06``)
+    second (a consonant or pictograph that opens a cluster is followed by one), so no match
+    starts before the character just ahead of the next ``[\\x02-\\x07]``, and a scan for
+    that one class runs at C speed where the five branches are tried at every position.
+    Consonants and pictographs alone (every Devanagari letter) are not stopped at.
 
     >>> list(_clusters_of("ab\\x02c\\x07d\\x01\\x02")) == [m.span() for m in _CLUSTER.finditer("ab\\x02c\\x07d\\x01\\x02")]
     True
