@@ -4,9 +4,11 @@ measured in the same run.
 
 Figures are the best of ``--runs`` runs, each run timing the reference and ragchunk in turn;
 they are CPU time (HF runs one thread; under Node, the CPU time of the process). Under Node
-the median of each run's own ratio (reference and ragchunk timed back to back) is printed
-too: V8 compiles WASM in background threads whose CPU time lands on whatever runs then, so
-the best-of figures of the two sides can come from different states of the process.
+the median of each run's own ratio (ragchunk against the mean of the reference timed just
+before and just after it) is printed too: V8 compiles WASM in background threads whose CPU
+time lands on whatever runs then, and on this shared machine even a plain Python loop
+varies by a half between repeats, so the best-of figures of the two sides can come from
+different states of the machine.
 
 - CPython: counting MB/s of ragchunk vs HF ``tokenizers`` (its Rust tokenizer, one
   thread, the reference tokenizer.json of tests/tables/xlmr_reference.py), cold (a new
