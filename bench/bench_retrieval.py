@@ -10,13 +10,21 @@ in precision and IoU).
 
 Rows, at each target (128, 256, 512 cl100k_base tokens), each without overlap and with
 ``target // 8`` tokens of overlap (16, 32, 64): ragchunk ``split`` by headings, paragraphs
-and sentences; ``ragchunk default`` (``split(text, size=target)``: by headings, overlap
-``target // 8``, the library's default share); fixed token windows (``ragchunk.windows``); LangChain
+and sentences with ``context="none"``, and by headings and paragraphs with
+``context="headings"`` (``+context``: indexed by each chunk's ``embed_text``, scored by its
+span); ``ragchunk default`` (``split(text, size=target)``, every setting the library's
+default: by headings, overlap ``target // 8``; indexed by ``embed_text`` when a chunk has
+one); fixed token windows (``ragchunk.windows``); LangChain
 ``RecursiveCharacterTextSplitter.from_tiktoken_encoder``; chonkie ``RecursiveChunker`` (no
 overlap setting); LlamaIndex ``SentenceSplitter``; semantic-text-splitter
 ``MarkdownSplitter`` and ``TextSplitter`` (``from_tiktoken_model("gpt-4")``, cl100k_base).
 Peers are the ``[bench]`` extra (``pip install -e .[bench]``, plus ``bm25s`` and
 ``PyStemmer`` for the retriever); missing ones are listed.
+
+``--wikitext-headings`` writes the wikitexts corpus's heading lines (`` = = Plot = = ``) as
+Markdown headings of the same depth, padded to the same length (every reference span
+stays where it was): the only corpus here with sections, as the text of a docs site would
+have them, which the original format hides from every Markdown-aware splitter.
 
 Retriever: BM25 (bm25s, Lucene variant, stemmed English tokens; see
 ``retrieval/retrievers.py``); ``--retriever minilm`` adds all-MiniLM-L6-v2 (needs
@@ -171,12 +179,16 @@ def main() -> None:
                         help="keep rows whose name contains this (repeatable)")
     parser.add_argument("--no-peers", action="store_true", help="ragchunk rows and fixed windows only")
     parser.add_argument("--no-overlap-rows", action="store_true", help="skip the rows with overlap")
+    parser.add_argument("--wikitext-headings", action="store_true",
+                        help="write wikitexts' heading lines (' = = Plot = = ') as Markdown headings, offsets kept")
     parser.add_argument("--out", type=Path, default=HERE / "out" / "bench_retrieval.json")
     args = parser.parse_args()
 
     started = time.perf_counter()
     targets = [int(t) for t in args.targets.split(",")]
     corpora, questions = data.load()
+    if args.wikitext_headings:
+        corpora["wikitexts"] = data.markdown_headings(corpora["wikitexts"])
     retrievers = []
     if args.retriever in ("bm25", "both"):
         k1, b = (float(x) for x in args.bm25.split(","))
@@ -207,6 +219,7 @@ def main() -> None:
         missing: list[str] = []
         for overlap in overlaps:
             rows.extend(rowlib.ragchunk_rows(target, overlap))
+            rows.extend(rowlib.context_rows(target, overlap))
             rows.append(rowlib.fixed_row(target, overlap))
             if not args.no_peers:
                 found, missing = rowlib.peer_rows(target, overlap)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import NamedTuple
 
@@ -74,3 +75,22 @@ def _occurrences(text: str, needle: str) -> list[tuple[int, int]]:
 def fingerprint(text: str) -> str:
     """The first 12 hex digits of the SHA-256 of ``text`` in UTF-8."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+# A WikiText heading line: " = Title = ", " = = Section = = ", " = = = Subsection = = = ".
+_WIKI_HEADING = re.compile(r"(?m)^ ?((?:= )+)(\S[^=\n]*?) (?: ?=)+ ?$")
+
+
+def markdown_headings(text: str) -> str:
+    """``text`` with its WikiText heading lines written as Markdown ATX headings of the same
+    depth, each padded with spaces to its old length, so that every offset (and so every
+    reference span) stays where it was.
+
+    >>> markdown_headings(" = Valkyria = \\n Text . \\n = = Plot = = \\n More . \\n")
+    '# Valkyria    \\n Text . \\n## Plot       \\n More . \\n'
+    """
+    def atx(found: re.Match[str]) -> str:
+        heading = "#" * found[1].count("=") + " " + found[2]
+        return heading.ljust(len(found[0]))
+
+    return _WIKI_HEADING.sub(atx, text)

@@ -60,22 +60,33 @@ def _located(text: str, chunks: list[str]) -> Spans:
 
 
 def ragchunk_rows(target: int, overlap: int, levels: tuple[str, ...] = ("headings", "paragraphs", "sentences"),
-                  **split_options) -> list[Row]:
-    """``split`` at each level with this overlap; ``split_options`` reach :func:`ragchunk.split`."""
+                  context: str = "none", **split_options) -> list[Row]:
+    """``split`` at each level with this overlap and context; ``split_options`` reach
+    :func:`ragchunk.split`. With ``context="headings"`` a chunk is indexed by its
+    ``embed_text`` (its heading path, then its text, counted within the size) while its
+    span, which the measures score, stays the chunk's own text."""
     rows = []
+    suffix = "" if context == "none" else " +context"
     for by in levels:
         def run(text: str, by: str = by) -> Spans:
-            result = split(text, by=by, size=target, overlap=overlap, tokenizer=ENCODING, **split_options)
-            return [(c.start, c.end, c.text) for c in result.chunks]
+            result = split(text, by=by, size=target, overlap=overlap, tokenizer=ENCODING, context=context,
+                           **split_options)
+            return [(c.start, c.end, c.embed_text or c.text) for c in result.chunks]
 
-        rows.append(Row(f"ragchunk {by}", "ragchunk", overlap, run))
+        rows.append(Row(f"ragchunk {by}{suffix}", "ragchunk", overlap, run))
     return rows
 
 
+def context_rows(target: int, overlap: int) -> list[Row]:
+    """``split`` by headings and paragraphs with ``context="headings"``."""
+    return ragchunk_rows(target, overlap, ("headings", "paragraphs"), context="headings")
+
+
 def default_row(target: int) -> Row:
-    """``split(text, size=target)``: every other setting the library's default (overlap: an eighth of the size)."""
+    """``split(text, size=target)``: every other setting the library's default (overlap: an
+    eighth of the size); a chunk is indexed by its ``embed_text`` when it has one."""
     def run(text: str) -> Spans:
-        return [(c.start, c.end, c.text) for c in split(text, size=target).chunks]
+        return [(c.start, c.end, c.embed_text or c.text) for c in split(text, size=target).chunks]
 
     from ragchunk.options import SplitOptions
 
