@@ -21,7 +21,7 @@ from .compare import compare
 from .corpus import CorpusSummary, read_source, split_corpus
 from .errors import NotTextError, RagchunkError
 from .fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_price
-from .files import Found, find_files, read_file, same_file, shown_name
+from .files import Found, cannot_read, find_files, read_file, same_file, shown_name
 from .options import read_split_form
 from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE
 from .stats import compute_stats, format_stats
@@ -202,8 +202,7 @@ def read_document(path: str, stdin: TextIO) -> str:
     try:
         data = read_file(found, stdin)
     except OSError as err:
-        raise DocumentError(RagchunkError("file", f"{found.source} cannot be read: {err.strerror or err}; check the"
-                                                  " path")) from None
+        raise DocumentError(RagchunkError("file", cannot_read(found.source, err))) from None
     try:
         document = read_source(found.source, data)
         for note in document.notes:
@@ -301,7 +300,7 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors
         try:
             data = read_file(item, stdin)
         except OSError as err:
-            failed = _say_problems([(item.source, _cannot_read(err))])
+            failed = _say_problems([(item.source, cannot_read(item.source, err))])
             continue
         try:
             text = _text_or_skip(item.source, data, skipped, ReadOptions(args.keep_boilerplate))
@@ -367,7 +366,8 @@ def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         try:
             text = _text_or_skip(item.source, read_file(item, stdin), skipped, ReadOptions(args.keep_boilerplate))
         except (OSError, RagchunkError) as err:
-            failed = _say_problems([(item.source, err.message if isinstance(err, RagchunkError) else _cannot_read(err))])
+            failed = _say_problems([(item.source, err.message if isinstance(err, RagchunkError)
+                                     else cannot_read(item.source, err))])
             continue
         if text is not None:
             texts.append((item.source, text))
@@ -485,7 +485,7 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                 data = read_file(item, stdin)
             except OSError as err:
                 unreadable.append(item.source)
-                _say_problems([(item.source, _cannot_read(err))])
+                _say_problems([(item.source, cannot_read(item.source, err))])
                 progress.advance(item.size)
                 continue
             yield item.source, data
@@ -558,10 +558,6 @@ def _say_problems(problems: Sequence[tuple[str, str]]) -> bool:
     for path, reason in problems:
         print(f"ragchunk: error: {reason if reason.startswith(path) else f'{path}: {reason}'}", file=sys.stderr)
     return bool(problems)
-
-
-def _cannot_read(err: OSError) -> str:
-    return f"cannot be read: {err.strerror or err}"
 
 
 def _text_or_skip(source: str, data: bytes, skipped: Counter, read_options: ReadOptions) -> str | None:
@@ -750,8 +746,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
     except UsageError as err:
         print(f"ragchunk: error: {err}", file=sys.stderr)
         return EXIT_USAGE
-    except DocumentError as failed:
-        print(f"ragchunk: error: FILE: {failed.error.message}", file=sys.stderr)
+    except DocumentError as failed:  # its message names the file, as split's and calc's do
+        print(f"ragchunk: error: {failed.error.message}", file=sys.stderr)
         return EXIT_FAILED
     except RagchunkError as err:
         errors = err.errors if isinstance(err, FormErrors) else [err]
