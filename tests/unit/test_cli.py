@@ -302,6 +302,7 @@ ONE_FILE_COMMANDS = {
     "preview": ["--size", "4", "--overlap", "1"],
     "split": ["--size", "32"],
     "calc": ["--size", "32", "--overlap", "0"],
+    "compare": ["--size", "32"],
 }
 
 
@@ -350,7 +351,7 @@ def test_every_command_exits_1_for_a_file_it_cannot_read(capsys, monkeypatch, tm
         [lines[command]] = [line for line in err.splitlines() if line.startswith("ragchunk: error: ")]
         assert "Traceback" not in err
     assert codes == dict.fromkeys(ONE_FILE_COMMANDS, 1)
-    # split and calc say a skipped file in their summary (by kind), the others by its name.
+    # split, calc and compare say a skipped file in their summary (by kind), the others by its name.
     named = ONE_FILE_COMMANDS if make not in (_binary, _empty) else ("tokens", "preview")
     assert all(lines[command].startswith(f"ragchunk: error: {path} ") for command in named), lines
     if make not in (_binary, _empty):
@@ -371,7 +372,7 @@ def test_a_file_that_cannot_be_read_is_the_same_sentence_in_every_command(capsys
         return opened(self, *args, **kwargs)
 
     monkeypatch.setattr(Path, "open", refused)
-    for command, flags in {**ONE_FILE_COMMANDS, "compare": ["--size", "32"]}.items():
+    for command, flags in ONE_FILE_COMMANDS.items():
         code, _, err = run(capsys, command, str(path), *flags)
         assert (code, err) == (1, f"ragchunk: error: {path} cannot be read: {reason}; check the path\n"), command
 
