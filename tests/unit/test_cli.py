@@ -389,6 +389,19 @@ def test_a_damaged_word_document_is_one_line_in_our_words(capsys, tmp_path):
     assert str(theirs.value) not in err
 
 
+def test_a_damaged_word_document_without_its_extension_is_said_damaged_in_every_command(capsys, tmp_path):
+    document = io.BytesIO()
+    with zipfile.ZipFile(document, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("word/document.xml", "<w:document/>" * 200)
+    path = tmp_path / "report"
+    path.write_bytes(document.getvalue()[:-30])  # cut short: no end of its directory
+    for command, flags in ONE_FILE_COMMANDS.items():
+        code, _, err = run(capsys, command, str(path), *flags)
+        assert (code, err) == (1, f"ragchunk: error: {path} is not a readable DOCX file (its ZIP container is damaged"
+                                  " or cut short): open it in the program that made it and save it again as .docx\n")
+
+
 # --- preview --------------------------------------------------------------------------
 
 

@@ -73,6 +73,17 @@ def test_truncated_and_corrupt_archives(name):
         refused(lambda: read_document(damaged, name), "zip_corrupt", name)
 
 
+@pytest.mark.parametrize("name", ["guide.docx", "guide.epub"])
+def test_a_damaged_archive_without_its_extension_is_said_damaged_as_with_it(name):
+    data = load(name)
+    bare = name.rsplit(".", 1)[0]
+    for damaged in (data[: len(data) // 2], data[:-30]):
+        named = refused(lambda: read_document(damaged, name), "zip_corrupt", name)
+        unnamed = refused(lambda: read_document(damaged, bare), "zip_corrupt", bare)
+        assert unnamed.message == bare + named.message.removeprefix(name)
+        assert unnamed.params == {**named.params, "name": bare}
+
+
 def zipfile_says(data: bytes) -> str:
     """What zipfile (or zlib under it) itself says of a damaged archive: the words we must not show."""
     try:
