@@ -15,6 +15,7 @@ import sys
 import zipfile
 import zlib
 from pathlib import Path
+from xml.parsers import expat
 
 import pytest
 
@@ -227,6 +228,19 @@ def test_xml_that_is_not_well_formed_names_the_part_and_place():
                     "bad.docx")
     assert error.params["part"] == "word/document.xml" and error.params["line"] == 1
     refused(lambda: docx.read(make_docx(body("&undefined;")), "u.docx", ReadOptions()), "xml_invalid", "u.docx")
+
+
+def test_xml_that_is_not_well_formed_is_said_in_our_words():
+    document = body("<w:p><w:r><w:t>text</w:t></w:r></w:p>") + "\n  stray words"
+    parser = expat.ParserCreate()
+    with pytest.raises(expat.ExpatError) as theirs:
+        parser.Parse(document.encode(), True)
+    error = refused(lambda: docx.read(make_docx(document), "bad.docx", ReadOptions()), "xml_invalid", "bad.docx")
+    # "stray" starts the third column of the second line, as an editor counts.
+    assert error.message == ("bad.docx has a part (word/document.xml) that is not well-formed XML (line 2, column 3):"
+                             " save it again from the program that made it")
+    assert error.params == {"name": "bad.docx", "part": "word/document.xml", "line": 2, "column": 3}
+    assert expat.ErrorString(theirs.value.code) not in error.message
 
 
 def test_deeply_nested_xml_needs_no_recursion():
