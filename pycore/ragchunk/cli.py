@@ -21,7 +21,7 @@ from .compare import compare
 from .corpus import CorpusSummary, read_source, split_corpus
 from .errors import NotTextError, RagchunkError
 from .fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_price
-from .files import Found, find_files, read_file, same_file, shown_name
+from .files import Found, cannot_read, find_files, read_file, same_file, shown_name
 from .options import read_split_form
 from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE
 from .stats import compute_stats, format_stats
@@ -202,8 +202,7 @@ def read_document(path: str, stdin: TextIO) -> str:
     try:
         data = read_file(found, stdin)
     except OSError as err:
-        raise DocumentError(RagchunkError("file", f"{found.source} cannot be read: {err.strerror or err}; check the"
-                                                  " path")) from None
+        raise DocumentError(RagchunkError("file", cannot_read(found.source, err))) from None
     try:
         document = read_source(found.source, data)
         for note in document.notes:
@@ -301,7 +300,7 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors
         try:
             data = read_file(item, stdin)
         except OSError as err:
-            failed = _say_problems([(item.source, _cannot_read(err))])
+            failed = _say_problems([(item.source, cannot_read(item.source, err))])
             continue
         try:
             text = _text_or_skip(item.source, data, skipped, ReadOptions(args.keep_boilerplate))
@@ -320,10 +319,7 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors
         print(format_corpus_plan(result, skipped, name), file=out)
         if model is not None:
             print(format_storage(model, result.chunks), file=out)
-    if not lengths and skipped and not failed:
-        _say_no_document("count", skipped)
-        return EXIT_FAILED
-    return 1 if failed else 0
+    return _exit_code("count", len(lengths), skipped, failed)
 
 
 def _all_errors(errors: Sequence[RagchunkError]) -> FormErrors:
@@ -367,7 +363,8 @@ def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         try:
             text = _text_or_skip(item.source, read_file(item, stdin), skipped, ReadOptions(args.keep_boilerplate))
         except (OSError, RagchunkError) as err:
-            failed = _say_problems([(item.source, err.message if isinstance(err, RagchunkError) else _cannot_read(err))])
+            failed = _say_problems([(item.source, err.message if isinstance(err, RagchunkError)
+                                     else cannot_read(item.source, err))])
             continue
         if text is not None:
             texts.append((item.source, text))
@@ -376,17 +373,17 @@ def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     if args.json:
         print(json.dumps({"documents": len(texts), "size": options.size, "overlap": options.overlap,
                           "tokenizer": options.sizing.name, "rows": [row.to_json() for row in rows]}), file=out)
-        return 1 if failed else 0
-    print(f"{len(texts):,} documents, size {options.size:,}, overlap {options.overlap:,}, tokens by"
-          f" {options.sizing.name}", file=out)
-    print(f"{'method':<12}{'chunks':>8}{'tokens':>11}{'cost':>11}{'min/median/max':>18}{'mid-sentence':>14}"
-          f"{'heading':>9}", file=out)
-    for row in rows:
-        cost = "-" if row.cost is None else f"{row.cost:,.6f}"
-        sizes = f"{row.min_tokens}/{row.median_tokens:g}/{row.max_tokens}"
-        print(f"{row.method:<12}{row.chunks:>8,}{row.tokens:>11,}{cost:>11}{sizes:>18}"
-              f"{row.mid_sentence * 100:>13.1f}%{row.with_heading * 100:>8.1f}%", file=out)
-    return 1 if failed else 0
+    else:
+        print(f"{len(texts):,} documents, size {options.size:,}, overlap {options.overlap:,}, tokens by"
+              f" {options.sizing.name}", file=out)
+        print(f"{'method':<12}{'chunks':>8}{'tokens':>11}{'cost':>11}{'min/median/max':>18}{'mid-sentence':>14}"
+              f"{'heading':>9}", file=out)
+        for row in rows:
+            cost = "-" if row.cost is None else f"{row.cost:,.6f}"
+            sizes = f"{row.min_tokens}/{row.median_tokens:g}/{row.max_tokens}"
+            print(f"{row.method:<12}{row.chunks:>8,}{row.tokens:>11,}{cost:>11}{sizes:>18}"
+                  f"{row.mid_sentence * 100:>13.1f}%{row.with_heading * 100:>8.1f}%", file=out)
+    return _exit_code("compare", len(texts), skipped, failed)
 
 
 def run_models(args: argparse.Namespace, out: TextIO) -> int:
@@ -485,7 +482,7 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                 data = read_file(item, stdin)
             except OSError as err:
                 unreadable.append(item.source)
-                _say_problems([(item.source, _cannot_read(err))])
+                _say_problems([(item.source, cannot_read(item.source, err))])
                 progress.advance(item.size)
                 continue
             yield item.source, data
@@ -522,10 +519,7 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     progress.close()
     if args.stats:
         print(format_corpus(summary, options.sizing.name, options.size, price), file=sys.stderr)
-    if not summary.documents and summary.skipped and not (failed or unreadable or summary.failed):
-        _say_no_document("split", summary.skipped)
-        return EXIT_FAILED
-    return 1 if failed or unreadable or summary.failed else 0
+    return _exit_code("split", summary.documents, summary.skipped, bool(failed or unreadable or summary.failed))
 
 
 def _without_output(found: list[Found], output: str | None, paths: Sequence[str]) -> list[Found]:
@@ -546,11 +540,15 @@ def _without_output(found: list[Found], output: str | None, paths: Sequence[str]
     return found
 
 
-def _say_no_document(verb: str, skipped: Counter) -> None:
-    """Say that every file of PATH was skipped (not a document, or empty), by kind."""
-    kinds = ", ".join(f"{count:,} {kind}" for kind, count in sorted(skipped.items()))
-    print(f"ragchunk: error: PATH: no document to {verb} (skipped: {kinds}): give text or Markdown files",
-          file=sys.stderr)
+def _exit_code(verb: str, documents: int, skipped: Counter, failed: bool) -> int:
+    """The exit code of a command over PATH: 1 when a file failed (said as it was met), or
+    when every file was skipped (not a document, or empty: said here, by kind); else 0."""
+    if not documents and skipped and not failed:
+        kinds = ", ".join(f"{count:,} {kind}" for kind, count in sorted(skipped.items()))
+        print(f"ragchunk: error: PATH: no document to {verb} (skipped: {kinds}): give text or Markdown files",
+              file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_FAILED if failed else 0
 
 
 def _say_problems(problems: Sequence[tuple[str, str]]) -> bool:
@@ -558,10 +556,6 @@ def _say_problems(problems: Sequence[tuple[str, str]]) -> bool:
     for path, reason in problems:
         print(f"ragchunk: error: {reason if reason.startswith(path) else f'{path}: {reason}'}", file=sys.stderr)
     return bool(problems)
-
-
-def _cannot_read(err: OSError) -> str:
-    return f"cannot be read: {err.strerror or err}"
 
 
 def _text_or_skip(source: str, data: bytes, skipped: Counter, read_options: ReadOptions) -> str | None:
@@ -750,8 +744,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
     except UsageError as err:
         print(f"ragchunk: error: {err}", file=sys.stderr)
         return EXIT_USAGE
-    except DocumentError as failed:
-        print(f"ragchunk: error: FILE: {failed.error.message}", file=sys.stderr)
+    except DocumentError as failed:  # its message names the file, as split's and calc's do
+        print(f"ragchunk: error: {failed.error.message}", file=sys.stderr)
         return EXIT_FAILED
     except RagchunkError as err:
         errors = err.errors if isinstance(err, FormErrors) else [err]

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .settings import MAX_DOCUMENT_BYTES
 
-__all__ = ["Found", "find_files", "read_file", "same_file", "shown_name"]
+__all__ = ["Found", "cannot_read", "find_files", "read_file", "same_file", "shown_name"]
 
 STDIN = "-"
 
@@ -44,8 +44,8 @@ def _matches(source: str, include: Sequence[str], exclude: Sequence[str]) -> boo
 def find_files(paths: Sequence[str], include: Sequence[str] = (), exclude: Sequence[str] = (),
                hidden: bool = False) -> tuple[list[Found], list[tuple[str, str]]]:
     """The files ``paths`` name, in order (each folder's files sorted by source), and the
-    ``(path, reason)`` of each argument that names nothing readable (the reason a clause
-    that follows the path: "cannot be read: Permission denied")."""
+    ``(path, reason)`` of each argument that names nothing readable (the reason the
+    sentence of :func:`cannot_read`, or a clause that follows the path: "named twice ...")."""
     found: list[Found] = []
     problems: list[tuple[str, str]] = []
     for argument in paths:
@@ -53,16 +53,35 @@ def find_files(paths: Sequence[str], include: Sequence[str] = (), exclude: Seque
             found.append(Found(STDIN, None, 0))
             continue
         path = Path(argument)
+        shown = shown_name(argument)
         try:
             if path.is_dir():
                 found.extend(_walk(path, include, exclude, hidden, problems))
             elif path.exists():
-                found.append(Found(shown_name(argument), path, path.stat().st_size))
+                found.append(Found(shown, path, path.stat().st_size))
             else:
-                problems.append((shown_name(argument), "cannot be read: no such file or folder"))
+                problems.append((shown, cannot_read(shown, FileNotFoundError())))
         except OSError as err:
-            problems.append((shown_name(argument), f"cannot be read: {err.strerror or err}"))
+            problems.append((shown, cannot_read(shown, err)))
     return _unique(found, problems), problems
+
+
+def cannot_read(name: str, err: OSError) -> str:
+    """The sentence for a file that cannot be opened or read, the same in every command.
+
+    >>> cannot_read("notes.md", FileNotFoundError(2, "No such file or directory"))
+    'notes.md cannot be read: no such file or folder; check the path'
+    >>> cannot_read("secret.md", PermissionError(13, "Permission denied"))
+    'secret.md cannot be read: permission denied; check the path'
+    """
+    if isinstance(err, FileNotFoundError):
+        reason = "no such file or folder"
+    elif isinstance(err, IsADirectoryError):
+        reason = "it is a folder"
+    else:
+        reason = str(err.strerror or err)
+        reason = reason[:1].lower() + reason[1:]
+    return f"{name} cannot be read: {reason}; check the path"
 
 
 def shown_name(name: str) -> str:
@@ -109,7 +128,8 @@ def _walk(root: Path, include: Sequence[str], exclude: Sequence[str], hidden: bo
     files: list[Found] = []
 
     def refused(err: OSError) -> None:
-        problems.append((shown_name(str(err.filename or root)), f"cannot be read: {err.strerror or err}"))
+        name = shown_name(str(err.filename or root))
+        problems.append((name, cannot_read(name, err)))
 
     for folder, folders, names in os.walk(root, onerror=refused):
         if not hidden:
@@ -123,7 +143,8 @@ def _walk(root: Path, include: Sequence[str], exclude: Sequence[str], hidden: bo
             try:
                 size = path.stat().st_size
             except OSError as err:
-                problems.append((shown_name(str(path)), f"cannot be read: {err.strerror or err}"))
+                shown = shown_name(str(path))
+                problems.append((shown, cannot_read(shown, err)))
                 continue
             if path.is_file():
                 files.append(Found(source, path, size))

@@ -8,6 +8,9 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .calculator import check_whole
+from .settings import MAX_CHUNK_SIZE
+
 HISTOGRAM_BINS = 10
 
 
@@ -91,7 +94,16 @@ def compute_stats(tokens: Sequence[int], overlap_tokens: Sequence[int], size: in
 
     No chunks give zeros and empty bins. A count above ``size`` (which a split never
     makes) lands in the last bin.
+
+    >>> compute_stats([3], [0], 0)
+    Traceback (most recent call last):
+    ...
+    ragchunk.errors.RagchunkError: chunk size (0) must be at least 1: enter a larger number
+
+    Raises :class:`RagchunkError` (a ``ValueError``) naming ``chunk_size``, as
+    :func:`ragchunk.plan` does, for a ``size`` that is not a whole number from 1.
     """
+    size = check_whole("chunk_size", "chunk size", size, 1, MAX_CHUNK_SIZE)
     edges = _edges(size, bins)
     counts = [0] * len(edges)
     highs = [high for _, high in edges[:-1]]

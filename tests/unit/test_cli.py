@@ -278,22 +278,23 @@ def test_binary_file_is_refused(capsys, tmp_path, command):
     path = tmp_path / "image.png"
     path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     argv = [command, str(path)] + (["--size", "4", "--overlap", "1"] if command == "preview" else [])
-    line = assert_usage_error(*run(capsys, *argv), "FILE", "a PNG image", exit_code=1)
-    assert str(path) in line
+    line = assert_usage_error(*run(capsys, *argv), "a PNG image", exit_code=1)
+    assert line.startswith(f"ragchunk: error: {path} is a PNG image, not text: ")
 
 
 @pytest.mark.parametrize("command", ["tokens", "preview"])
 def test_missing_file(capsys, tmp_path, command):
     path = tmp_path / "missing.txt"
     argv = [command, str(path)] + (["--size", "4", "--overlap", "1"] if command == "preview" else [])
-    line = assert_usage_error(*run(capsys, *argv), "FILE", "cannot be read", str(path), exit_code=1)
-    assert line.startswith("ragchunk: error: FILE: ")
+    line = assert_usage_error(*run(capsys, *argv), exit_code=1)
+    assert line == f"ragchunk: error: {path} cannot be read: no such file or folder; check the path"
 
 
 def test_empty_file(capsys, tmp_path):
     path = tmp_path / "empty.txt"
     path.write_text(" \n")
-    assert_usage_error(*run(capsys, "tokens", str(path)), "FILE", str(path), "holds no text", exit_code=1)
+    line = assert_usage_error(*run(capsys, "tokens", str(path)), exit_code=1)
+    assert line == f"ragchunk: error: {path} holds no text: give a file with some words in it"
 
 
 ONE_FILE_COMMANDS = {
@@ -301,6 +302,7 @@ ONE_FILE_COMMANDS = {
     "preview": ["--size", "4", "--overlap", "1"],
     "split": ["--size", "32"],
     "calc": ["--size", "32", "--overlap", "0"],
+    "compare": ["--size", "32"],
 }
 
 
@@ -342,15 +344,37 @@ def test_every_command_exits_1_for_a_file_it_cannot_read(capsys, monkeypatch, tm
             return opened(self, *args, **kwargs)
 
         monkeypatch.setattr(Path, "open", refused)
-    codes = {}
+    codes, lines = {}, {}
     for command, flags in ONE_FILE_COMMANDS.items():
         code, _, err = run(capsys, command, str(path), *flags)
         codes[command] = code
-        [line] = [line for line in err.splitlines() if line.startswith("ragchunk: error: ")]
-        # split and calc say a skipped file in their summary (by kind), the others by its name.
-        named = make not in (_binary, _empty) or command in ("tokens", "preview")
-        assert (str(path) in line or not named) and "Traceback" not in err
+        [lines[command]] = [line for line in err.splitlines() if line.startswith("ragchunk: error: ")]
+        assert "Traceback" not in err
     assert codes == dict.fromkeys(ONE_FILE_COMMANDS, 1)
+    # split, calc and compare say a skipped file in their summary (by kind), the others by its name.
+    named = ONE_FILE_COMMANDS if make not in (_binary, _empty) else ("tokens", "preview")
+    assert all(lines[command].startswith(f"ragchunk: error: {path} ") for command in named), lines
+    if make not in (_binary, _empty):
+        assert len(set(lines.values())) == 1, lines
+
+
+@pytest.mark.parametrize(("make", "reason"), [(_missing, "no such file or folder"),
+                                              (_unreadable, "permission denied")], ids=["missing", "unreadable"])
+def test_a_file_that_cannot_be_read_is_the_same_sentence_in_every_command(capsys, monkeypatch, tmp_path, make,
+                                                                         reason):
+    path = tmp_path / "notes.md"
+    make(path)
+    opened = Path.open
+
+    def refused(self, *args, **kwargs):
+        if self == path and make is _unreadable:  # root reads a file whatever its mode
+            raise PermissionError(13, "Permission denied", str(path))
+        return opened(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refused)
+    for command, flags in ONE_FILE_COMMANDS.items():
+        code, _, err = run(capsys, command, str(path), *flags)
+        assert (code, err) == (1, f"ragchunk: error: {path} cannot be read: {reason}; check the path\n"), command
 
 
 def test_a_damaged_word_document_is_one_line_in_our_words(capsys, tmp_path):
@@ -360,9 +384,22 @@ def test_a_damaged_word_document_is_one_line_in_our_words(capsys, tmp_path):
         zipfile.ZipFile(path)
     code, out, err = run(capsys, "tokens", str(path))
     assert (code, out) == (1, "")
-    assert err == (f"ragchunk: error: FILE: {path} is not a readable DOCX file (its ZIP container is damaged or cut"
+    assert err == (f"ragchunk: error: {path} is not a readable DOCX file (its ZIP container is damaged or cut"
                    " short): open it in the program that made it and save it again as .docx\n")
     assert str(theirs.value) not in err
+
+
+def test_a_damaged_word_document_without_its_extension_is_said_damaged_in_every_command(capsys, tmp_path):
+    document = io.BytesIO()
+    with zipfile.ZipFile(document, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("word/document.xml", "<w:document/>" * 200)
+    path = tmp_path / "report"
+    path.write_bytes(document.getvalue()[:-30])  # cut short: no end of its directory
+    for command, flags in ONE_FILE_COMMANDS.items():
+        code, _, err = run(capsys, command, str(path), *flags)
+        assert (code, err) == (1, f"ragchunk: error: {path} is not a readable DOCX file (its ZIP container is damaged"
+                                  " or cut short): open it in the program that made it and save it again as .docx\n")
 
 
 # --- preview --------------------------------------------------------------------------

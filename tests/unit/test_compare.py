@@ -47,3 +47,18 @@ def test_the_cli_prints_the_table_and_json(tmp_path):
     out = io.StringIO()
     assert main(["compare", str(folder), "--chars-per-token", "4"], out=out) == 0
     assert "fixed" not in out.getvalue()  # the estimate has no token positions for windows
+
+
+def test_a_folder_of_files_that_are_not_documents_has_nothing_to_compare(tmp_path, capsys):
+    folder = tmp_path / "images"
+    folder.mkdir()
+    for name in ("a.png", "b.png"):
+        (folder / name).write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (folder / "c.md").write_bytes(b"")
+    for json_flag in ([], ["--json"]):
+        assert main(["compare", str(folder), *json_flag], out=io.StringIO()) == 1
+        assert capsys.readouterr().err == ("ragchunk: error: PATH: no document to compare (skipped: 1 empty, 2 png):"
+                                           " give text or Markdown files\n")
+    (folder / "notes.md").write_text("# Notes\n\nSome words to compare.\n", encoding="utf-8")
+    assert main(["compare", str(folder)], out=io.StringIO()) == 0
+    assert capsys.readouterr().err == ""

@@ -8,9 +8,10 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from ragchunk import CharEstimate, compute_stats, format_stats, split, to_jsonl
+from ragchunk import CharEstimate, RagchunkError, compute_stats, format_stats, plan, split, to_jsonl
 from ragchunk.records import FIELDS, chunk_record
 from ragchunk.stats import bin_edges
+from test_calculator import BAD_COUNTS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "tests" / "data" / "md" / "tiktoken-js-README.md").read_text(encoding="utf-8")
@@ -109,6 +110,22 @@ def test_stats_of_nothing():
     assert (stats.mean_tokens, stats.median_tokens, stats.overlap_percent) == (0.0, 0, 0.0)
     assert [b.count for b in stats.histogram] == [0] * 10
     assert "chunks          0" in format_stats(stats)
+
+
+@pytest.mark.parametrize("size", BAD_COUNTS, ids=repr)
+def test_a_bad_size_is_refused_as_plan_refuses_a_bad_chunk_size(size):
+    with pytest.raises(RagchunkError) as caught:
+        compute_stats([100, 50], [0, 10], size)
+    with pytest.raises(RagchunkError) as plans:
+        plan(1_000, size, 0)
+    assert caught.value.to_json() == plans.value.to_json()
+    assert caught.value.field == "chunk_size"
+
+
+def test_a_size_of_zero_makes_no_histogram():
+    with pytest.raises(RagchunkError) as caught:
+        compute_stats([3, 4], [0, 1], 0)
+    assert str(caught.value) == "chunk size (0) must be at least 1: enter a larger number"
 
 
 def test_format_stats_is_readable():

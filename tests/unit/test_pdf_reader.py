@@ -17,6 +17,7 @@ from pathlib import Path
 import pypdf
 import pytest
 import ragchunk
+from catalog import english
 from pypdf import PdfWriter
 from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 from ragchunk.errors import RagchunkError
@@ -473,6 +474,47 @@ def test_raising_in_progress_cancels_the_read():
 
 
 # --- the content-stream tokenizer -----------------------------------------------------------
+
+
+# --- notes on pages left out ------------------------------------------------------------
+
+
+def with_pages(scans: int = 0, broken: int = 0) -> bytes:
+    """Two of big_pdf's pages of text, then ``scans`` copies of scan.pdf's image page, then
+    ``broken`` pages whose content stream names a filter no reader knows."""
+    writer = PdfWriter()
+    for page in [*pypdf.PdfReader(io.BytesIO(big_pdf(2))).pages,
+                 *list(pypdf.PdfReader(io.BytesIO(fixture("scan.pdf"))).pages) * scans]:
+        writer.add_page(page)
+    for _ in range(broken):
+        stream = DecodedStreamObject()
+        stream.set_data(b"BT /F1 11 Tf 72 700 Td (lost) Tj ET")
+        stream[NameObject("/Filter")] = NameObject("/NoSuchDecode")
+        writer.add_blank_page(612, 792)[NameObject("/Contents")] = writer._add_object(stream)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (lambda: with_pages(scans=1), "1 of 3 pages of mixed.pdf is an image without text (page 3): run OCR to read it"
+                                  " (for example ocrmypdf)"),
+    (lambda: with_pages(scans=2), "2 of 4 pages of mixed.pdf are images without text (pages 3-4): run OCR to read"
+                                  " them (for example ocrmypdf)"),
+    (lambda: with_pages(broken=1), "1 of 3 pages of mixed.pdf could not be read and was left out (page 3)"),
+    (lambda: with_pages(broken=2), "2 of 4 pages of mixed.pdf could not be read and were left out (pages 3-4)"),
+], ids=["one scan", "two scans", "one broken", "two broken"])
+def test_pages_left_out_are_counted_in_the_singular_or_the_plural(data, message):
+    pdf = data()
+    last = pypdf.PdfReader(io.BytesIO(pdf)).pages[-1]
+    if "could not be read" in message:
+        with pytest.raises(NotImplementedError):
+            last["/Contents"].get_object().get_data()
+    else:
+        assert not last.extract_text().strip() and "/XObject" in last["/Resources"]
+    [note] = read(pdf, "mixed.pdf").notes
+    assert note["message"] == message
+    assert english(note) == message, "the page says it from web/i18n/en.json"
 
 
 def plain(value):

@@ -15,6 +15,7 @@ import sys
 import zipfile
 import zlib
 from pathlib import Path
+from xml.parsers import expat
 
 import pytest
 
@@ -71,6 +72,17 @@ def test_truncated_and_corrupt_archives(name):
     for damaged in (data[: len(data) // 2], data[:100], b"PK\x03\x04" + bytes(200), data[:-30]):
         refused(lambda: reader.read(damaged, name, ReadOptions()), "zip_corrupt", name)
         refused(lambda: read_document(damaged, name), "zip_corrupt", name)
+
+
+@pytest.mark.parametrize("name", ["guide.docx", "guide.epub"])
+def test_a_damaged_archive_without_its_extension_is_said_damaged_as_with_it(name):
+    data = load(name)
+    bare = name.rsplit(".", 1)[0]
+    for damaged in (data[: len(data) // 2], data[:-30]):
+        named = refused(lambda: read_document(damaged, name), "zip_corrupt", name)
+        unnamed = refused(lambda: read_document(damaged, bare), "zip_corrupt", bare)
+        assert unnamed.message == bare + named.message.removeprefix(name)
+        assert unnamed.params == {**named.params, "name": bare}
 
 
 def zipfile_says(data: bytes) -> str:
@@ -216,6 +228,19 @@ def test_xml_that_is_not_well_formed_names_the_part_and_place():
                     "bad.docx")
     assert error.params["part"] == "word/document.xml" and error.params["line"] == 1
     refused(lambda: docx.read(make_docx(body("&undefined;")), "u.docx", ReadOptions()), "xml_invalid", "u.docx")
+
+
+def test_xml_that_is_not_well_formed_is_said_in_our_words():
+    document = body("<w:p><w:r><w:t>text</w:t></w:r></w:p>") + "\n  stray words"
+    parser = expat.ParserCreate()
+    with pytest.raises(expat.ExpatError) as theirs:
+        parser.Parse(document.encode(), True)
+    error = refused(lambda: docx.read(make_docx(document), "bad.docx", ReadOptions()), "xml_invalid", "bad.docx")
+    # "stray" starts the third column of the second line, as an editor counts.
+    assert error.message == ("bad.docx has a part (word/document.xml) that is not well-formed XML (line 2, column 3):"
+                             " save it again from the program that made it")
+    assert error.params == {"name": "bad.docx", "part": "word/document.xml", "line": 2, "column": 3}
+    assert expat.ErrorString(theirs.value.code) not in error.message
 
 
 def test_deeply_nested_xml_needs_no_recursion():

@@ -780,7 +780,7 @@ def test_cli_split_a_size_too_small_for_a_document_names_it_and_the_flag(capsys)
 def test_cli_split_file_errors(capsys, tmp_path):
     missing = tmp_path / "missing.md"
     code, out, err = run_cli(capsys, "split", str(missing), "--size", "10", "--overlap", "0")
-    assert (code, out, err) == (1, "", f"ragchunk: error: {missing}: cannot be read: no such file or folder\n")
+    assert (code, out, err) == (1, "", f"ragchunk: error: {missing} cannot be read: no such file or folder; check the path\n")
     code, out, err = run_cli(capsys, "split", "-", "--size", "10", "--overlap", "0", stdin=b" \n ")
     assert (code, out) == (1, "")
     assert err == "ragchunk: error: PATH: no document to split (skipped: 1 empty): give text or Markdown files\n"

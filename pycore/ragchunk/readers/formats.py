@@ -8,7 +8,7 @@
 Signatures come first, so a renamed file is still read as what it is: ``%PDF-`` is a PDF; a
 ZIP whose first entry is the ``mimetype`` ``application/epub+zip`` (or that holds
 ``META-INF/container.xml``) is an EPUB, one with ``[Content_Types].xml`` and ``word/`` a
-Word document; an OLE file that holds an ``EncryptedPackage`` is a password-protected
+Word document (a damaged one by the names in its entries' headers, so it is said damaged); an OLE file that holds an ``EncryptedPackage`` is a password-protected
 Word document (the DOCX reader says so). Then the extension, then the content: a file that
 starts (after a BOM and white space) with ``<!doctype html``, ``<html`` or an XML
 declaration followed by ``<html`` is HTML. Everything else is text, which
@@ -25,6 +25,7 @@ from collections.abc import Callable
 from ..errors import RagchunkError
 
 from ..settings import MAX_DOCUMENT_BYTES
+from ..textio import sniff_kind
 from . import Extracted, ReadOptions
 from .safety import file_error
 
@@ -89,13 +90,19 @@ def reader_for(name: str, data: bytes) -> str:
 
 
 def _zip_kind(data: bytes) -> str | None:
-    """"epub" or "docx" for a ZIP that is one (by its first entry, then its directory), else None."""
+    """"epub" or "docx" for a ZIP that is one (by its first entry, then its directory), else None.
+
+    A damaged one has no directory to read, but the names in its first entries' headers can
+    still say what it is (as :func:`ragchunk.textio.sniff_kind` reads them): its reader then
+    says it is damaged, rather than it being refused as a document that is not text.
+    """
     if data[30:58] == _EPUB_MIMETYPE:
         return "epub"
     try:
         names = zipfile.ZipFile(io.BytesIO(data)).namelist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError, KeyError, IndexError):
-        return None
+        sniffed = sniff_kind(data)
+        return sniffed[0] if sniffed and sniffed[0] in KINDS else None
     entries = set(names)
     if "META-INF/container.xml" in entries and ("mimetype" in entries or any(n.endswith(".opf") for n in names)):
         return "epub"

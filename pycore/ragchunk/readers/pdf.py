@@ -281,19 +281,23 @@ def read(
         progress(0, 0)
     label = _label(name)
     notes: list[dict[str, Any]] = []
+    # "of N pages" stays plural: a PDF whose every page is unreadable or a scan is refused
+    # above, so these notes count fewer pages than the file has.
     if unreadable:
-        listed = _page_list(unreadable)
+        listed, one = _page_list(unreadable), len(unreadable) == 1
         notes.append(_note(
             "pdf_pages_unreadable",
-            f"{len(unreadable):,} of {total:,} pages of {label} could not be read and were left out (pages {listed})",
+            f"{len(unreadable):,} of {total:,} pages of {label} could not be read and {'was' if one else 'were'} left"
+            f" out ({'page' if one else 'pages'} {listed})",
             name=name, count=len(unreadable), total=total, pages=listed,
         ))
     if scanned:
-        listed = _page_list(scanned)
+        listed, one = _page_list(scanned), len(scanned) == 1
         notes.append(_note(
             "pdf_pages_without_text",
-            f"{len(scanned):,} of {total:,} pages of {label} are images without text (pages {listed}): "
-            "run OCR to read them (for example ocrmypdf)",
+            f"{len(scanned):,} of {total:,} pages of {label} {'is an image' if one else 'are images'} without text"
+            f" ({'page' if one else 'pages'} {listed}): run OCR to read {'it' if one else 'them'} (for example"
+            " ocrmypdf)",
             name=name, count=len(scanned), total=total, pages=listed,
         ))
     if pypdf.__version__ != PYPDF_VERSION:

@@ -200,7 +200,7 @@ def parse_xml(
 
     Raises:
         RagchunkError: ``xml_entities`` for an entity declaration, ``xml_invalid`` for XML
-            that is not well formed (with the line and column).
+            that is not well formed (with the line and the column, both from 1).
     """
     parser = expat.ParserCreate(namespace_separator="}")
     parser.buffer_text = True
@@ -227,7 +227,7 @@ def parse_xml(
             parser.Parse(piece, False)
         parser.Parse(b"", True)
     except expat.ExpatError as err:
-        raise file_error(name, "xml_invalid", f"has an XML part ({part}) that is not well formed "
-                         f"({expat.ErrorString(err.code)} at line {err.lineno:,}, column {err.offset:,})",
-                         "save it again from the program that made it", part=part, line=err.lineno,
-                         column=err.offset, detail=expat.ErrorString(err.code)) from None
+        # expat counts columns from 0; editors, and so the message, from 1.
+        raise file_error(name, "xml_invalid", f"has a part ({part}) that is not well-formed XML (line {err.lineno:,},"
+                         f" column {err.offset + 1:,})", "save it again from the program that made it", part=part,
+                         line=err.lineno, column=err.offset + 1) from None
