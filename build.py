@@ -309,18 +309,53 @@ def tool_registry() -> list[dict]:
              "script": f"tools/{tool['name']}/tool.js"} for tool in tools]
 
 
+def default_plan():
+    """The core's plan of the default settings (``ragchunk.calculator.plan``, which the worker's
+    "calculate" gives the form): the calculator's first answer and its worked example."""
+    sys.path.insert(0, str(PYCORE))
+    from ragchunk.calculator import plan
+    from ragchunk.settings import form_spec
+
+    defaults = form_spec()["defaults"]
+    return plan(defaults["doc_tokens"], defaults["chunk_size"], defaults["overlap"])
+
+
+def worked_example() -> dict[str, int | float]:
+    """The params of the catalogs' ``how.example`` ("How it is computed"), from :func:`default_plan`.
+
+    The page says them in every language (SPEC.example, numbers grouped as the language
+    groups them); build.py writes the English sentence for the first paint. ``share`` and
+    ``extra`` are shares (0..1), said as percents.
+    """
+    p = default_plan()
+    return {"doc": p.doc_tokens, "size": p.chunk_size, "overlap": p.overlap, "step": p.step,
+            "rest": p.doc_tokens - p.chunk_size, "chunks": p.chunks, "more": p.chunks - 1, "total": p.total_tokens,
+            "repeated": p.repeated_tokens, "share": p.repeated_share, "extra": p.extra_share}
+
+
+def english_example() -> str:
+    """en.json's ``how.example`` filled as the page fills it in English: "23 chunks, ... 11,408 tokens, ... (12.3 %)"."""
+    english = json.loads(ENGLISH.read_text(encoding="utf-8"))
+    example = worked_example()
+    shown = {name: f"{value:,}" for name, value in example.items() if isinstance(value, int)}
+    for name in ("share", "extra"):
+        shown[name] = english["format.percent"].replace("{n}", f"{example[name] * 100:.1f}")
+    return re.sub(r"\{(\w+)\}", lambda m: shown[m.group(1)], english["how.example"])
+
+
 def page_values() -> dict[str, str]:
     """Values written into the pages so the default answer is there at first paint."""
     sys.path.insert(0, str(PYCORE))
     from ragchunk.settings import form_spec
-    from ragchunk.calculator import plan
 
     spec = form_spec()
     defaults = spec["defaults"]
-    result = plan(defaults["doc_tokens"], defaults["chunk_size"], defaults["overlap"])
+    result = default_plan()
     values = {f"default.{key}": f"{value:g}" if isinstance(value, float) else str(value)
               for key, value in defaults.items()}
     values.update({
+        # A data-i18n-html text: the catalogs' markup is ours.
+        "how.example": english_example(),
         "result.chunks": f"{result.chunks:,}",
         "result.total_tokens": f"{result.total_tokens:,}",
         "result.repeated_tokens": f"{result.repeated_tokens:,}",
@@ -462,7 +497,7 @@ def build() -> Path:
         reader_wheels[kind] = f"assets/wheels/{archive}"
     tools = tool_registry()
     spec = {**form_spec(), "version": core_version(), "wheel": f"assets/wheels/{wheel_hash}/{wheel.name}", "tools": tools,
-            "reader_wheels": reader_wheels}
+            "reader_wheels": reader_wheels, "example": worked_example()}
     values = page_values()
     for tool in tools:
         (DIST / tool["page"]).write_text(with_policy_meta(tool_page(tool, tools, values), SITE_POLICY, tool["page"]),
@@ -477,8 +512,8 @@ def build() -> Path:
         else:
             copy(path, DIST / name)
     (DIST / "spec.js").write_text(
-        "// Written by build.py from ragchunk.settings.form_spec() (defaults and limits of the core)\n"
-        "// and web/tools/tools.json (the tools).\n"
+        "// Written by build.py from ragchunk.settings.form_spec() (defaults and limits of the core),\n"
+        "// web/tools/tools.json (the tools) and ragchunk.calculator.plan (the worked example).\n"
         f"export const SPEC = {json.dumps(spec, indent=2)};\n",
         encoding="utf-8",
     )

@@ -8,6 +8,7 @@ import pytest
 
 from pages import CalculatorPage
 from ragchunk import plan, tokens_from_chars
+from ragchunk.settings import form_spec
 
 SEED = {"chunks": "23", "total": "11,408", "repeated": "1,408 (12.3 % of the total)", "extra": "14.1 %"}
 
@@ -20,6 +21,15 @@ def test_defaults_are_in_the_html_before_any_script_runs(browser, base_url):
         shown = {name: page.inner_text(f"#r-{name}") for name in SEED}
         assert shown == SEED
         assert page.input_value("#chunk_size") == "512" and page.input_value("#overlap") == "64"
+        # The worked example says the core's plan of the defaults.
+        d = form_spec()["defaults"]
+        p = plan(d["doc_tokens"], d["chunk_size"], d["overlap"])
+        assert page.inner_text("#how-example") == (
+            f"Example: {p.doc_tokens:,} tokens, chunks of {p.chunk_size} with {p.overlap} overlap → step {p.step},"
+            f" 1 + ⌈{p.doc_tokens - p.chunk_size:,} ÷ {p.step}⌉ = {p.chunks} chunks, {p.doc_tokens:,} +"
+            f" {p.chunks - 1} × {p.overlap} = {p.total_tokens:,} tokens, of which {p.repeated_tokens:,}"
+            f" ({p.repeated_share * 100:.1f} %) are repeated: {p.extra_share * 100:.1f} % more than the document."
+        )
     finally:
         context.close()
 

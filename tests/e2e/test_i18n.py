@@ -16,11 +16,13 @@ from ragchunk.splitter import split
 from ragchunk.errors import RagchunkError
 from ragchunk.options import SplitOptions
 from ragchunk.readers.formats import read_document
+from ragchunk.settings import form_spec
 from ragchunk.textio import SIGNATURES, ZIP_KINDS, decode_document
 
 I18N = Path(__file__).resolve().parents[2] / "web" / "i18n"
 LANGS = ("en", "ru", "hi")
 PLURAL_FORMS = {"en": {"one", "other"}, "ru": {"one", "few", "many", "other"}, "hi": {"one", "other"}}
+SPEC_DEFAULTS = form_spec()["defaults"]
 NO_BREAK_SPACES = ("\u00a0", "\u202f")  # what Intl puts between groups of digits in Russian (by ICU version)
 
 
@@ -289,6 +291,29 @@ def test_hindi_calculator(page):
     calc.set("doc", "1,00,000")
     calc.wait_core_numbers()
     assert calc.result("total") == indian(plan(100_000, 512, 64).total_tokens)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_worked_example_says_the_core_plan_in_each_language(page, lang):
+    CalculatorPage(page).open(query=f"?lang={lang}", wait_ready=False)
+    wait_language(page, lang)
+    d = SPEC_DEFAULTS
+    p = plan(d["doc_tokens"], d["chunk_size"], d["overlap"])
+    separator = russian_group(page) if lang == "ru" else ","
+
+    def grouped(n: int) -> str:
+        return indian(n) if lang == "hi" else f"{n:,}".replace(",", separator)
+
+    def share(x: float) -> str:
+        return catalog(lang)["format.percent"].replace("{n}", f"{x * 100:.1f}".replace(".", "," if lang == "ru" else "."))
+
+    numbers = {"doc": p.doc_tokens, "size": p.chunk_size, "overlap": p.overlap, "step": p.step,
+               "rest": p.doc_tokens - p.chunk_size, "chunks": p.chunks, "more": p.chunks - 1, "total": p.total_tokens,
+               "repeated": p.repeated_tokens}
+    shown = {**{name: grouped(n) for name, n in numbers.items()}, "share": share(p.repeated_share),
+             "extra": share(p.extra_share)}
+    expected = re.sub(r"\{(\w+)\}", lambda m: shown[m.group(1)], catalog(lang)["how.example"])
+    assert page.inner_text("#how-example") == expected
 
 
 # --- the switcher and the URL ----------------------------------------------------------

@@ -4,14 +4,19 @@ out of date can be downloaded.
 The calculator's files keep their tokens (counting needs no chunk settings) and dash only
 their chunks; the splitter marks the last chunks as out of date and turns its downloads
 off until the settings are valid again, so a download never holds chunks of other settings.
+A file refused while a new setting's split waits is named as the reason, not the settings.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pages import CalculatorPage, SplitterPage, number
 from ragchunk import get_tokenizer, plan, split
+from ragchunk.errors import RagchunkError
+from ragchunk.readers.formats import read_document
 from ragchunk.records import Document, to_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,6 +24,10 @@ DOCS = ROOT / "tests" / "data" / "md"
 FILES = {"a.md": (DOCS / "ws-README.md").read_text(encoding="utf-8"), "b.txt": "A short note about chunks.\n"}
 STALE = ("Out of date: these chunks were made with the settings before your last change, which the page cannot"
          " use. Fix the setting marked above to split again; until then the downloads are off.")
+REFUSED = ("Out of date: these chunks were made with the settings before your last change. {name} was refused before"
+           " they were split again (the reason is above). Choose another file, or change a setting to split this"
+           " document again; until then the downloads are off.")
+PICTURE = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
 
 
 def test_the_files_keep_their_tokens_while_a_chunk_setting_is_invalid(page):
@@ -78,3 +87,44 @@ def test_the_last_chunks_are_marked_out_of_date_and_cannot_be_downloaded(page, t
     assert page.is_disabled("#download") and page.is_disabled("#download-langchain")
     splitter.set("chunk_size", "256")
     assert not page.is_visible("#stale-note") and page.is_enabled("#download")
+
+
+def refuse_a_file_before_the_new_size_splits(page, query: str = "") -> tuple[SplitterPage, list[dict]]:
+    """Split a text, type a new size and, before its split goes out (the page waits for typing
+    to pause), drop a picture; the page object and the cards shown before."""
+    splitter = SplitterPage(page).open(query=query)
+    splitter.after_request(lambda: page.fill("#text", FILES["a.md"]))
+    before = splitter.cards()
+    page.fill("#chunk_size", "256")
+    splitter.drop_file("photo.png", PICTURE)
+    return splitter, before
+
+
+def test_a_file_refused_before_a_new_setting_split_is_named_as_the_reason(page):
+    text = FILES["a.md"]
+    with pytest.raises(RagchunkError) as caught:
+        read_document(PICTURE, "photo.png")
+    splitter, before = refuse_a_file_before_the_new_size_splits(page)
+    assert splitter.errors() == {"text-error": caught.value.message}
+    assert page.inner_text("#stale-note") == REFUSED.format(name="photo.png")
+    assert splitter.cards() == before
+    assert page.is_disabled("#download") and page.is_disabled("#download-langchain")
+
+    # The document before stays in the core: the next setting splits it, and the chunks are fresh.
+    splitter.set("overlap", "32")
+    assert not page.is_visible("#stale-note")
+    assert splitter.stat("chunks") == f"{len(split(text, by='headings', size=256, overlap=32).chunks):,}"
+    assert page.is_enabled("#download") and page.is_enabled("#download-langchain")
+
+    # A setting the core refuses afterwards is the settings' fault again.
+    splitter.set("overlap", "600")
+    assert page.inner_text("#stale-note") == STALE
+
+
+def test_the_refused_file_note_is_in_the_page_language(page):
+    refuse_a_file_before_the_new_size_splits(page, "?lang=ru")
+    assert page.inner_text("#stale-note") == (
+        "Устарело: эти чанки получены с настройками до вашего последнего изменения. photo.png пришёл до того, как их"
+        " разбили заново, и не принят (причина указана выше). Выберите другой файл или измените настройку, чтобы"
+        " разбить этот документ снова; до тех пор скачивание недоступно.")
+    assert "photo.png" in page.inner_text("#text-error")

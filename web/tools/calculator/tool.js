@@ -509,16 +509,11 @@ $("encoding").addEventListener("change", () => {
 $("model").addEventListener("change", chooseModel);
 $("more").addEventListener("click", showMore);
 
-// The worked example of "How it is computed", from the defaults, in the page's numbers.
+// The worked example of "How it is computed": the core's plan of the defaults (build.py
+// computes it), in the page's numbers.
 function showExample() {
-  const d = SPEC.defaults;
-  const mirror = readCalcForm(SPEC, { unit: "tokens", doc: String(d.doc_tokens), chunk_size: String(d.chunk_size), overlap: String(d.overlap), price: "" });
-  if (!mirror.ok) return;
-  const p = mirror.result;
-  setHtmlParams($("how-example"), {
-    doc: p.doc_tokens, size: p.chunk_size, overlap: p.overlap, step: p.step, rest: p.doc_tokens - p.chunk_size, chunks: p.chunks,
-    more: p.chunks - 1, total: p.total_tokens, repeated: p.repeated_tokens, share: percent(p.repeated_share), extra: percent(p.extra_share),
-  });
+  const { share, extra, ...numbers } = SPEC.example;
+  setHtmlParams($("how-example"), { ...numbers, share: percent(share), extra: percent(extra) });
 }
 
 // A new language re-reads the typed numbers ("12,5" means 12.5 in Russian) and re-says the rest.

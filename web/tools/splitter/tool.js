@@ -77,12 +77,17 @@ function settings() {
 /**
  * Whether the chunks shown match the settings shown: "fresh"; "pending" while a changed
  * setting's split is on its way; "stale" when the settings are refused (the chunks are the
- * last valid settings'). Only fresh chunks can be downloaded: the core exports the last
- * split it made, which a refused setting leaves in place.
+ * last valid settings'), or when `refusedName`, a file that came before that split (and
+ * cancelled it), was refused. Only fresh chunks can be downloaded: the core exports the
+ * last split it made, which a refused setting or file leaves in place.
  */
-function markChunks(state) {
+function markChunks(state, refusedName = null) {
   $("split-results").dataset.chunks = state;
-  $("stale-note").hidden = state !== "stale";
+  const note = $("stale-note");
+  note.hidden = state !== "stale";
+  if (state === "stale") {
+    show(note, refusedName === null ? "split.stale" : "split.stale_refused", { name: refusedName || msg("file.unnamed") });
+  }
   for (const id of ["download", "download-langchain"]) $(id).disabled = state !== "fresh";
 }
 
@@ -392,12 +397,14 @@ function runSplit(document, name = null) {
   if (document !== null) resplit.cancel();
   const previousName = documentName;
   const previousMode = corpusMode;
+  let refused = false;
   if (name !== null) documentName = name;
   if (document !== null) corpusMode = false;
   const sent = requests.send("split", { ...settings(), name: fileName() }, document, {
     meta: { name },
     // The core kept the previous document: so do its name and its view.
     refused: () => {
+      refused = true;
       documentName = previousName;
       corpusMode = previousMode;
     },
@@ -420,9 +427,10 @@ function runSplit(document, name = null) {
       showChunks(result.count ? [entries[0]] : [], new Map([[`${result.doc}:0`, result.page]]));
     },
   });
-  // A refused setting leaves the last chunks on screen: say they are not these settings'.
+  // A refused setting leaves the last chunks on screen: say they are not these settings'. So
+  // does a refused file that cancelled a changed setting's split: say it was the file.
   return sent.then((ok) => {
-    if (ok === false && $("split-results").dataset.chunks === "pending") markChunks("stale");
+    if (ok === false && $("split-results").dataset.chunks === "pending") markChunks("stale", refused ? name ?? "" : null);
     return ok;
   });
 }
