@@ -19,6 +19,7 @@ from ragchunk import get_tokenizer, split
 from ragchunk.api import _read_document
 from ragchunk.errors import RagchunkError
 from ragchunk.settings import MAX_PAGE_DOCUMENT_BYTES
+from test_readers_hostile import load, reasoned_archives
 from test_textio import SAMPLE_NAMES, binary_samples
 
 # A .zip is a corpus in the page (its documents are read; tests/e2e/test_corpus.py), not a refusal.
@@ -29,6 +30,7 @@ WS = (ROOT / "tests" / "data" / "md" / "ws-README.md").read_text(encoding="utf-8
 TYPED = "Typed text stays in the box. Привет, мир! 👍🏽 नमस्ते दुनिया।\n" * 20
 EN = json.loads((ROOT / "web" / "i18n" / "en.json").read_text(encoding="utf-8"))
 RU = json.loads((ROOT / "web" / "i18n" / "ru.json").read_text(encoding="utf-8"))
+HI = json.loads((ROOT / "web" / "i18n" / "hi.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -36,13 +38,20 @@ def samples(tmp_path_factory):
     return binary_samples(tmp_path_factory.mktemp("samples"))
 
 
-def refusal(catalog: dict, name: str, data: bytes) -> str:
-    """What the page says for these bytes: the core's error, in the catalog's language."""
+def core_error(name: str, data: bytes) -> RagchunkError:
     with pytest.raises(RagchunkError) as caught:
         _read_document(data, name, name)
-    code, params = caught.value.code, dict(caught.value.params)
+    return caught.value
+
+
+def refusal(catalog: dict, name: str, data: bytes) -> str:
+    """What the page says for these bytes: the core's error, in the catalog's language."""
+    error = core_error(name, data)
+    code, params = error.code, dict(error.params)
     if code == "not_text":
         params["what"] = catalog[f"filekind.{params['kind']}"]
+    if (reason := f"reason.{code}.{params.get('reason')}") in catalog:
+        params["detail"] = catalog[reason].format(**params)  # the core's detail is English
     return catalog[f"error.{code}"].format(**params)
 
 
@@ -116,15 +125,19 @@ def test_the_splitter_refuses_every_kind_and_keeps_its_chunks(page, samples):
     assert "ws-README.md" in page.inner_text("#text-status")
 
 
-def test_the_refusal_is_said_in_the_page_language(page, samples):
-    splitter = SplitterPage(page).open(query="?lang=ru")
-    wait_language(page, "ru")
-    for name in ("letter.docx", "photo.png"):
-        data, _ = samples[name]
+@pytest.mark.parametrize("lang", ["ru", "hi"])
+def test_the_refusal_is_said_in_the_page_language(page, samples, lang):
+    splitter = SplitterPage(page).open(query=f"?lang={lang}")
+    wait_language(page, lang)
+    damaged, _ = reasoned_archives(load("guide.docx"))["part_damaged"]
+    files = {name: samples[name][0] for name in ("letter.docx", "photo.png")} | {"damaged.docx": damaged}
+    for name, data in files.items():
         splitter.after_request(lambda: drop_bytes(page, name, data))
         error = page.inner_text("#text-error")
-        assert name in error and error == refusal(RU, name, data)
+        assert name in error and error == refusal({"ru": RU, "hi": HI}[lang], name, data)
         assert error != refusal(EN, name, data)
+    # Why the damaged one (dropped last) is damaged is said in the page's language too, not in the core's English.
+    assert core_error("damaged.docx", damaged).params["detail"] not in error
     assert not page.is_visible("#split-results")
 
 

@@ -20,10 +20,13 @@ from ragchunk.api import Workspace
 from ragchunk.calculator import plan
 from ragchunk.errors import RagchunkError
 from ragchunk.options import SplitOptions, check_context
+from ragchunk.readers import safety
 from ragchunk.readers.formats import read_document
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE = re.compile(r"[a-z][a-z0-9_]+")
+# Codes whose `reason` param the page says in its own words (web/ui/errors.js: reason.<code>.<reason>).
+REASONS = {"zip_corrupt": safety.ZIP_DAMAGE}
 
 
 def _constant(node: ast.AST | None) -> str | None:
@@ -97,7 +100,15 @@ def test_every_code_has_a_sentence_in_every_language(lang):
 
     missing = {key: sorted(where)[0] for key, where in core_codes().items() if not known(key)}
     missing |= {key: "web" for key in page_codes() if key not in words}
+    reasons = {f"reason.{code}.{reason}" for code, said in REASONS.items() for reason in said}
+    missing |= {key: "reason" for key in reasons - set(words)}
     assert not missing, f"web/i18n/{lang}.json lacks {missing}"
+
+
+@pytest.mark.parametrize("code", REASONS)
+def test_the_english_reasons_are_the_core_details(code):
+    words = catalog("en")
+    assert {reason: words.get(f"reason.{code}.{reason}") for reason in REASONS[code]} == REASONS[code]
 
 
 def refusal(call) -> RagchunkError:
@@ -120,6 +131,7 @@ CASES = {
     "notebook depth": lambda: read_document(b"[" * 5000, "n.ipynb"),
     "old word": lambda: read_document(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(600), "w.docx"),
     "unnamed pdf": lambda: read_document(b"%PDF-1.7\n" + bytes(100), ""),
+    "damaged docx": lambda: read_document(b"PK\x03\x04" + bytes(200), "d.docx"),
 }
 
 

@@ -19,7 +19,7 @@ from xml.parsers import expat
 
 import pytest
 
-from catalog import english
+from catalog import english, render
 from test_hostile import calls_made
 from ragchunk.errors import RagchunkError
 from ragchunk.readers import ReadOptions, docx, epub, html, notebook, rst, safety
@@ -124,6 +124,41 @@ def test_a_damaged_archive_is_said_in_our_words(name, damage):
     expected = {"not a zip": f"it is not a ZIP archive, which every {kind.upper()} file is",
                 "bad stream": f"its part {biggest.filename} is damaged and cannot be unpacked"}
     assert error.params["detail"] == expected.get(damage, "its ZIP container is damaged or cut short")
+
+
+def directory_records(data: bytes) -> list[int]:
+    """Where each record of the archive's central directory starts, in its order."""
+    at, records = zipfile.ZipFile(io.BytesIO(data)).start_dir, []
+    while data[at : at + 4] == b"PK\x01\x02":
+        records.append(at)
+        at += 46 + sum(int.from_bytes(data[at + k : at + k + 2], "little") for k in (28, 30, 32))
+    return records
+
+
+def reasoned_archives(data: bytes) -> dict[str, tuple[bytes, set[str]]]:
+    """``{reason: (an archive refused for it, the entries it may name)}`` for each ``zip_corrupt`` reason."""
+    damaged = damaged_archives(data)
+    infos = zipfile.ZipFile(io.BytesIO(data)).infolist()
+    last = directory_records(data)[-1] + 42  # the local header offset of the last directory record
+    overlap, beyond = bytearray(data), bytearray(data)
+    overlap[last : last + 4] = infos[-2].header_offset.to_bytes(4, "little")
+    beyond[last : last + 4] = (len(data) + 1000).to_bytes(4, "little")
+    biggest = max(infos, key=lambda info: info.compress_size)
+    return {"empty": (b"", set()), "not_zip": (damaged["not a zip"], set()), "damaged": (damaged["half"], set()),
+            "overlap": (bytes(overlap), {infos[-2].filename, infos[-1].filename}),
+            "beyond_end": (bytes(beyond), set()), "part_damaged": (damaged["bad stream"], {biggest.filename})}
+
+
+@pytest.mark.parametrize("name", ["guide.docx", "guide.epub"])
+@pytest.mark.parametrize("reason", list(safety.ZIP_DAMAGE))
+def test_a_damaged_archive_says_its_reason(name, reason):
+    """The page says ``reason`` (and ``entry``) in its language; ``detail`` is the same in English."""
+    damaged, entries = reasoned_archives(load(name))[reason]
+    reader = docx if name.endswith(".docx") else epub
+    error = refused(lambda: reader.read(damaged, name, ReadOptions()), "zip_corrupt", name)
+    assert error.params["reason"] == reason
+    assert error.params.get("entry") in (entries or {None})
+    assert render(f"reason.zip_corrupt.{reason}", error.params) == error.params["detail"]
 
 
 def test_a_zip_bomb_is_refused_from_its_directory():

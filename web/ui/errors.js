@@ -9,6 +9,9 @@ export function errorParams(error) {
   if (typeof params.unit === "string") params.unit = msg(`error_unit.${params.unit}`);
   if ("name" in params && !params.name) params.name = msg("file.unnamed");
   if (params.kind && has(`filekind.${params.kind}`)) params.what = msg(`filekind.${params.kind}`);
+  // The core's `detail` is English; its `reason` is said in the page's language when the catalog knows it.
+  const reason = `reason.${error.code}.${params.reason}`;
+  if (typeof params.reason === "string" && has(reason)) params.detail = msg(reason, { ...params });
   return params;
 }
 

@@ -75,12 +75,29 @@ class Archive:
         return entry in self.entries
 
 
-def _corrupt(name: str, kind: str, detail: str) -> RagchunkError:
-    """``detail`` says what is wrong in our words: zipfile's ("Bad magic number for central
-    directory", "File is not a zip file") mean nothing to the person who made the document."""
+# Why a document's ZIP container is refused (``reason``), each said in our words: zipfile's
+# ("Bad magic number for central directory", "File is not a zip file") mean nothing to the
+# person who made the document. The page says them from web/i18n (reason.zip_corrupt.<reason>).
+ZIP_DAMAGE = {
+    "empty": "it is empty",
+    "not_zip": "it is not a ZIP archive, which every {format} file is",
+    "damaged": "its ZIP container is damaged or cut short",
+    "overlap": "entries of its ZIP container overlap at {entry}",
+    "beyond_end": "an entry of its ZIP container lies beyond the end of the file",
+    "part_damaged": "its part {entry} is damaged and cannot be unpacked",
+}
+
+
+def _corrupt(name: str, kind: str, reason: str, entry: str | None = None) -> RagchunkError:
+    """``zip_corrupt`` for ``reason`` (a key of :data:`ZIP_DAMAGE`), with ``entry`` when it names a member.
+
+    >>> _corrupt("a.epub", "epub", "part_damaged", "OEBPS/a.xhtml").params["detail"]
+    'its part OEBPS/a.xhtml is damaged and cannot be unpacked'
+    """
+    params = {"kind": kind, "format": kind.upper(), "reason": reason} | ({} if entry is None else {"entry": entry})
+    detail = ZIP_DAMAGE[reason].format(**params)
     return file_error(name, "zip_corrupt", f"is not a readable {kind.upper()} file ({detail})",
-                      f"open it in the program that made it and save it again as .{kind}", kind=kind,
-                      format=kind.upper(), detail=detail)
+                      f"open it in the program that made it and save it again as .{kind}", detail=detail, **params)
 
 
 def open_zip(data: bytes, name: str, kind: str) -> Archive:
@@ -95,7 +112,7 @@ def open_zip(data: bytes, name: str, kind: str) -> Archive:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError, KeyError, IndexError):
-        raise _corrupt(name, kind, _unopened(data, kind)) from None
+        raise _corrupt(name, kind, _unopened(data)) from None
     if len(infos) > MAX_ENTRIES:
         raise file_error(name, "zip_too_many_entries", f"holds {len(infos):,} files, more than the {MAX_ENTRIES:,} "
                          f"a {kind.upper()} document may hold", "check that it is the right file",
@@ -117,23 +134,23 @@ def open_zip(data: bytes, name: str, kind: str) -> Archive:
     for (_, end, entry), (next_start, _, _) in zip(spans, spans[1:]):
         # Entries that share bytes are how the smallest zip bombs multiply their output.
         if next_start < end:
-            raise _corrupt(name, kind, f"entries of its ZIP container overlap at {entry}")
+            raise _corrupt(name, kind, "overlap", entry)
     if spans and spans[-1][0] > len(data):
-        raise _corrupt(name, kind, "an entry of its ZIP container lies beyond the end of the file")
+        raise _corrupt(name, kind, "beyond_end")
     return Archive(archive, name, kind)
 
 
-def _unopened(data: bytes, kind: str) -> str:
-    """Why ``data`` does not open as a ZIP archive: empty, not a ZIP at all, or a damaged one.
+def _unopened(data: bytes) -> str:
+    """Why ``data`` does not open as a ZIP archive (a :data:`ZIP_DAMAGE` reason): empty, not a ZIP at all, or damaged.
 
-    >>> _unopened(b"", "docx"), _unopened(b"plain words", "epub"), _unopened(b"PK\x03\x04" + bytes(9), "docx")
-    ('it is empty', 'it is not a ZIP archive, which every EPUB file is', 'its ZIP container is damaged or cut short')
+    >>> _unopened(b""), _unopened(b"plain words"), _unopened(b"PK\x03\x04" + bytes(9))
+    ('empty', 'not_zip', 'damaged')
     """
     if not data:
-        return "it is empty"
+        return "empty"
     if not data.startswith((b"PK\x03\x04", b"PK\x05\x06")):
-        return f"it is not a ZIP archive, which every {kind.upper()} file is"
-    return "its ZIP container is damaged or cut short"
+        return "not_zip"
+    return "damaged"
 
 
 def _bomb(name: str, entry: str) -> RagchunkError:
@@ -170,7 +187,7 @@ def iter_entry(archive: Archive, entry: str) -> Iterator[bytes]:
     except RagchunkError:
         raise
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError, RuntimeError):
-        raise _corrupt(archive.name, archive.kind, f"its part {entry} is damaged and cannot be unpacked") from None
+        raise _corrupt(archive.name, archive.kind, "part_damaged", entry) from None
 
 
 def read_entry(archive: Archive, entry: str) -> bytes:
