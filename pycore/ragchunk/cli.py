@@ -18,6 +18,7 @@ from typing import NoReturn, TextIO
 from . import __version__
 from .calculator import CorpusPlan, Plan, check_chunking, plan_corpus, vector_storage
 from .compare import compare
+from .context import DEFAULT_CONTEXT
 from .corpus import CorpusSummary, read_source, split_corpus
 from .errors import NotTextError, RagchunkError
 from .fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_price
@@ -119,6 +120,8 @@ def build_parser() -> Parser:
     compared.add_argument("--model", metavar="M", help="an embedding model: its tokenizer, limit and price")
     compared.add_argument("--chars-per-token", metavar="R", help="estimate tokens as characters / R instead")
     versus.add_argument("--price", metavar="P", default="", help="price per million tokens")
+    versus.add_argument("--context", metavar="C", default=DEFAULT_CONTEXT,
+                        help="headings (the default) or none, as split's --context: heading lines count in each chunk")
     versus.add_argument("--json", action="store_true", help="print JSON")
     _add_walk_flags(versus)
 
@@ -155,8 +158,9 @@ def build_parser() -> Parser:
     sizer.add_argument("--model", metavar="M",
                        help="size chunks for this embedding model: its tokenizer, at most what it reads whole")
     sizer.add_argument("--chars-per-token", metavar="R", help="estimate tokens as characters / R instead")
-    cut.add_argument("--context", metavar="C", default="none",
-                     help="headings: give each chunk an embed_text (its heading path, then its text), counted in --size")
+    cut.add_argument("--context", metavar="C", default=DEFAULT_CONTEXT,
+                     help="headings (the default): give each chunk an embed_text, its heading path then its text,"
+                          " counted in --size; none: embed the chunk as it is")
     cut.add_argument("--prefix", action="store_true",
                      help="leave room for the model's document prefix (e5 'passage: ', nomic 'search_document: ')")
     cut.add_argument("-o", metavar="OUT", dest="output", help="write the JSONL here instead of standard output")
@@ -345,7 +349,8 @@ def _size(count: int) -> str:
 
 
 def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    form = {"by": "headings", "chunk_size": args.size or ("" if args.model else "512"), "overlap": args.overlap}
+    form = {"by": "headings", "chunk_size": args.size or ("" if args.model else "512"), "overlap": args.overlap,
+            "context": args.context}
     if args.model:
         form["model"] = args.model
     elif args.chars_per_token is not None:
@@ -369,7 +374,7 @@ def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         if text is not None:
             texts.append((item.source, text))
     rows = compare(texts, size=options.size, overlap=options.overlap, tokenizer=options.tokenizer, model=options.model,
-                   price_per_million=price)
+                   price_per_million=price, context=options.context)
     if args.json:
         print(json.dumps({"documents": len(texts), "size": options.size, "overlap": options.overlap,
                           "tokenizer": options.sizing.name, "rows": [row.to_json() for row in rows]}), file=out)

@@ -12,7 +12,14 @@ up over the corpus.
 
 >>> rows = compare([("a.md", "# A\\n\\nOne sentence here. Another one.\\n\\n## B\\n\\nMore.")], size=8, overlap=0)
 >>> [(row.method, row.chunks) for row in rows]
-[('fixed', 2), ('headings', 2), ('paragraphs', 2), ('sentences', 2)]
+[('fixed', 2), ('headings', 3), ('paragraphs', 3), ('sentences', 3)]
+
+A chunk that does not open with its own heading is embedded after its heading path, which
+counts in its size (the default context); without that line:
+
+>>> [row.chunks for row in compare([("a.md", "# A\\n\\nOne sentence here. Another one.\\n\\n## B\\n\\nMore.")], size=8, overlap=0,
+...                                 context="none")]
+[2, 2, 2, 2]
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from collections.abc import Generator, Iterable
 from dataclasses import asdict, dataclass
 
 from .calculator import check_price
+from .context import DEFAULT_CONTEXT
 from .options import SplitOptions
 from .segmentation import sentence_spans
 from .splitter import pack, prepare_text
@@ -95,23 +103,23 @@ def _has(points: list[int], start: int, end: int) -> bool:
 
 
 def compare(documents: Iterable[tuple[str, str]], *, size: int | None = None, overlap: int | None = None,
-            tokenizer: object = None, model: str | None = None, price_per_million: float | None = None
-            ) -> list[Comparison]:
+            tokenizer: object = None, model: str | None = None, price_per_million: float | None = None,
+            context: str = DEFAULT_CONTEXT) -> list[Comparison]:
     """One :class:`Comparison` per way of cutting (:data:`METHODS`), over every ``(source, text)``.
 
     Each document is encoded and parsed once; every method packs that preparation.
     """
     return drive(compare_steps(documents, size=size, overlap=overlap, tokenizer=tokenizer, model=model,
-                               price_per_million=price_per_million))
+                               price_per_million=price_per_million, context=context))
 
 
 def compare_steps(documents: Iterable[tuple[str, str]], *, size: int | None = None, overlap: int | None = None,
-                  tokenizer: object = None, model: str | None = None, price_per_million: float | None = None
-                  ) -> Generator[int, None, list[Comparison]]:
+                  tokenizer: object = None, model: str | None = None, price_per_million: float | None = None,
+                  context: str = DEFAULT_CONTEXT) -> Generator[int, None, list[Comparison]]:
     """:func:`compare`, yielding the number of documents done after each one."""
     price = check_price(price_per_million)
     tallies = {method: _Tally() for method in METHODS}
-    options = {by: SplitOptions(by, size, overlap, tokenizer, model) for by in BY_CHOICES}
+    options = {by: SplitOptions(by, size, overlap, tokenizer, model, context=context) for by in BY_CHOICES}
     sizing = options["headings"].sizing
     size, overlap = options["headings"].size, options["headings"].overlap
     done = 0

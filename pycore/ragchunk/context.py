@@ -23,9 +23,12 @@ from collections.abc import Callable
 
 from .structure import Structure
 
-__all__ = ["CONTEXT_CHOICES", "Context"]
+__all__ = ["CONTEXT_CHOICES", "DEFAULT_CONTEXT", "Context"]
 
 CONTEXT_CHOICES: tuple[str, ...] = ("none", "headings")
+# The default: on bench/bench_retrieval.py, headings in the text a chunk is indexed by raise
+# both IoU and recall where a text has headings, and change nothing where it has none.
+DEFAULT_CONTEXT = "headings"
 PATH_SEPARATOR = " > "
 _NONSPACE = re.compile(r"\S")
 

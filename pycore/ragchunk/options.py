@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .calculator import check_chunking
-from .context import CONTEXT_CHOICES
+from .context import CONTEXT_CHOICES, DEFAULT_CONTEXT
 from .errors import RagchunkError
 from .fields import ErrorCollector, FormErrors, read_count, read_ratio, shown
 from .settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP_SHARE, MAX_CHUNK_SIZE
@@ -72,7 +72,7 @@ class SplitOptions:
     tokenizer: Any = None
     model: str | None = None
     prefix: bool = False
-    context: str = "none"
+    context: str = DEFAULT_CONTEXT
     sizing: Sizing = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -183,7 +183,7 @@ def read_split_form(form: dict[str, str], *, decimal_comma: bool = False) -> Spl
     overlap = None if not raw_overlap.strip() else attempt(
         read_count, "overlap", raw_overlap, 0, MAX_CHUNK_SIZE - 1, "tokens", decimal_comma)
     prefix = str(form.get("prefix", "")).strip().lower() in ("1", "true", "yes", "on")
-    context = attempt(check_context, str(form.get("context") or "none"))
+    context = attempt(check_context, str(form.get("context") or DEFAULT_CONTEXT))
     tokenizer: Any = None
     if model is not None:
         pass

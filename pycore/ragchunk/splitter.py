@@ -79,7 +79,7 @@ from typing import Any, NamedTuple
 
 from .errors import RagchunkError
 from .options import SplitOptions, unknown_by
-from .context import Context
+from .context import DEFAULT_CONTEXT, Context
 from .packer import Packer
 from .sizing import Sizing, prepare
 from .steps import drive
@@ -164,7 +164,7 @@ def split(
     tokenizer: str | Tokenizer | CharEstimate | None = None,
     model: str | None = None,
     prefix: bool = False,
-    context: str = "none",
+    context: str = DEFAULT_CONTEXT,
     progress: Callable[[int, int], None] | None = None,
     threads: int | None = None,
 ) -> Split:
@@ -177,8 +177,10 @@ def split(
     :class:`CharEstimate`. With a ``model`` (``"bge-small-en-v1.5"``, ``"BAAI/bge-m3"`` ...)
     its tokenizer counts, and ``size`` defaults to, and may not exceed, what the model
     reads whole (less its document prefix when ``prefix``); without one ``size`` defaults
-    to 512. ``context="headings"`` gives every chunk an ``embed_text``: its heading path on a
-    line, then its text, counted within ``size`` (see :mod:`ragchunk.context`).
+    to 512. ``context`` is ``"headings"`` by default: a chunk under a heading it does not
+    itself open with gets an ``embed_text``, its heading path on a line, then its text,
+    counted within ``size`` (see :mod:`ragchunk.context`); a chunk without one is embedded
+    as it is. ``context="none"`` leaves the heading path out.
 
     >>> s = split("One. Two. Three.", by="sentences", size=3, overlap=0)
     >>> [c.text for c in s.chunks], s.stats.total_tokens
@@ -342,8 +344,6 @@ class _Emitter:
         path = self.structure.path_at(first.start() if first else content_start)
         embed_text, embed_tokens = ("", 0) if self.context is None else self.context.embed(content_start, start, end,
                                                                                               tokens)
-        if not embed_text and self.context is not None and self.context.headings:
-            embed_text, embed_tokens = text[start:end], tokens  # asked for: every chunk says what to embed
         chunk = (len(self.chunks), text[start:end], start, end, content_start, path[-1] if path else "", path,
                  tokens, overlap_tokens, embed_text, embed_tokens)
         self.chunks.append(tuple.__new__(Chunk, chunk))

@@ -337,7 +337,9 @@ def test_the_langchain_download_is_the_records_as_langchain_documents(page, tmp_
     assert data.decode("utf-8") == langchain_json(rows)
     documents = json.loads(data)
     assert [d["metadata"]["source"] for d in documents] == [row["source"] for row in rows]
-    assert any(d["page_content"] != d["metadata"]["text"] for d in documents), "the heading context is what is embedded"
+    # The heading context is what is embedded; a chunk without one is embedded (and kept) as it is.
+    assert any(d["page_content"] != d["metadata"].get("text", d["page_content"]) for d in documents)
+    assert all(d["metadata"].get("text", d["page_content"]) == row["text"] for d, row in zip(documents, rows))
     # The JSONL beside it is what the command line writes with --context headings.
     _, jsonl = splitter.download("#download")
     page.click("#split-results summary:has-text('Python')")

@@ -210,8 +210,6 @@ def test_the_splitter_keeps_every_chunk_within_what_the_model_reads(page, tmp_pa
         assert card["tokens"] <= largest, card["meta"]
         assert card["tokens"] == tokenizer.count(card["text"]), card["meta"]
     assert max(card["tokens"] for card in cards) > largest // 2, "chunks come near the limit"
-    low, _, high = (number(n) for n in splitter.stat("range").split(" / "))
-    assert (low, high) == (min(c["tokens"] for c in cards), max(c["tokens"] for c in cards))
 
     name, jsonl = splitter.download_text("download", tmp_path)
     assert name == f"{source.stem}.chunks.jsonl"
@@ -222,11 +220,17 @@ def test_the_splitter_keeps_every_chunk_within_what_the_model_reads(page, tmp_pa
     assert jsonl == expected
     records = [json.loads(line) for line in jsonl.splitlines()]
     assert [r["text"] for r in records] == [c["text"] for c in cards]
+    # What is embedded (the heading line, by default, then the chunk) stays within what the model reads,
+    # and the statistics' range is of that.
+    embedded = [r.get("embed_tokens", r["tokens"]) for r in records]
+    assert max(embedded) <= largest and any("embed_text" in r for r in records)
+    low, _, high = (number(n) for n in splitter.stat("range").split(" / "))
+    assert (low, high) == (min(embedded), max(embedded))
     assert all(text[r["start"]:r["end"]] == r["text"] for r in records)
     assert {r["model"] for r in records} == {model_id} and {r["tokenizer"] for r in records} == {model.tokenizer}
     assert page.text_content("#cli-snippet") == (
         f"python -m ragchunk split {source.name} {' '.join(flags)}{' --prefix' if prefix else ''}"
-        f" -o {source.stem}.chunks.jsonl --stats")
+        f" --context headings -o {source.stem}.chunks.jsonl --stats")
 
 
 def test_a_size_over_the_models_limit_is_refused_and_the_chunks_stay(page):

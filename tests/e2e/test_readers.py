@@ -212,24 +212,34 @@ def test_heading_context_embeds_the_heading_path_within_the_size(page, tmp_path)
     splitter = SplitterPage(page).open()
     small_chunks(page)
     splitter.choose_file(GUIDE_MD.name, GUIDE_MD.read_bytes())
+    # Heading context is the default, in the page as in the CLI.
+    _, by_default = splitter.download_text("download", tmp_path)
+    assert "embed_text" in by_default and by_default == cli_split(GUIDE_MD, *SETTINGS)
+    splitter.select("context", "none")
+    assert splitter.errors() == {}
     _, plain = splitter.download_text("download", tmp_path)
-    assert "embed_text" not in plain
+    assert "embed_text" not in plain and plain == cli_split(GUIDE_MD, *SETTINGS, "--context", "none")
+    assert page.text_content("#cli-snippet").endswith(" --context none -o guide.chunks.jsonl --stats")
     splitter.select("context", "headings")
     assert splitter.errors() == {}
     _, jsonl = splitter.download_text("download", tmp_path)
-    assert jsonl == cli_split(GUIDE_MD, *SETTINGS, "--context", "headings")
+    assert jsonl == by_default == cli_split(GUIDE_MD, *SETTINGS, "--context", "headings")
     assert page.text_content("#cli-snippet") == (
         f"python -m ragchunk split guide.md {' '.join(SETTINGS)} --encoding cl100k_base --context headings"
         " -o guide.chunks.jsonl --stats")
     tokenizer = get_tokenizer("cl100k_base")
     records = [json.loads(line) for line in jsonl.splitlines()]
     with_path = 0
+    assert any("embed_text" not in record for record in records)
     for record in records:
-        embedded, chunk, path = record["embed_text"], record["text"], record["heading_path"]
+        chunk, path = record["text"], record["heading_path"]
+        # A chunk without a context line is embedded as it is: no embed_text in its record.
+        embedded, embedded_tokens = record.get("embed_text", chunk), record.get("embed_tokens", record["tokens"])
+        assert ("embed_text" in record) == ("embed_tokens" in record) and record.get("embed_text") != chunk
         assert chunk == text[record["start"]:record["end"]]
         assert embedded.endswith(chunk)
-        assert record["embed_tokens"] == tokenizer.count(embedded) <= SIZE
-        assert record["tokens"] <= record["embed_tokens"]
+        assert embedded_tokens == tokenizer.count(embedded) <= SIZE
+        assert record["tokens"] <= embedded_tokens
         lines = embedded[: len(embedded) - len(chunk)].split("\n")
         assert lines[-1] == ""
         if len(lines) == 1:
@@ -250,7 +260,7 @@ def test_heading_context_embeds_the_heading_path_within_the_size(page, tmp_path)
     assert [(c["text"], c["tokens"]) for c in cards] == [(r["text"], r["tokens"]) for r in records]
     # What LangChain gets to embed is the embed text.
     _, documents = splitter.download_text("download-langchain", tmp_path)
-    assert [d["page_content"] for d in json.loads(documents)] == [r["embed_text"] for r in records]
+    assert [d["page_content"] for d in json.loads(documents)] == [r.get("embed_text", r["text"]) for r in records]
 
 
 def test_tokens_to_embed_count_the_heading_lines(page, tmp_path):
@@ -260,7 +270,8 @@ def test_tokens_to_embed_count_the_heading_lines(page, tmp_path):
     splitter.choose_file(GUIDE_MD.name, GUIDE_MD.read_bytes())
     _, jsonl = splitter.download_text("download", tmp_path)
     records = [json.loads(line) for line in jsonl.splitlines()]
-    assert splitter.stat("total") == integer(sum(r["embed_tokens"] for r in records))
+    assert any("embed_text" in r for r in records) and any("embed_text" not in r for r in records)
+    assert splitter.stat("total") == integer(sum(r.get("embed_tokens", r["tokens"]) for r in records))
 
 
 # --- the comparison of the ways of cutting ---------------------------------------------------------

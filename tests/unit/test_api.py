@@ -569,7 +569,10 @@ def test_langchain_documents_carry_the_records_as_metadata():
     documents = json.loads(result_of(ask(workspace, "export", {"doc": doc, "format": "langchain"}))["json"])
     rows = [json.loads(line) for line in result_of(ask(workspace, "export", {"doc": doc}))["jsonl"].splitlines()]
     assert len(documents) == len(rows)
+    assert any("embed_text" in row for row in rows) and any("embed_text" not in row for row in rows)
     for document, row in zip(documents, rows, strict=True):
-        assert document["page_content"] == row["embed_text"]
-        assert document["metadata"]["start_index"] == row["start"] and document["metadata"]["text"] == row["text"]
+        # What to embed: the heading path and the chunk where it has context lines, else the chunk.
+        assert document["page_content"] == row.get("embed_text", row["text"])
+        assert document["metadata"]["start_index"] == row["start"]
+        assert document["metadata"].get("text", document["page_content"]) == row["text"]
         assert document["metadata"]["heading_path"] == row["heading_path"]

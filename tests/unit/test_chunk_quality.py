@@ -54,7 +54,7 @@ Faster splits.
 
 
 def test_yaml_front_matter_is_metadata_never_a_heading_nor_a_chunk():
-    result = ragchunk.split(JEKYLL, by="headings", size=32, overlap=0)
+    result = ragchunk.split(JEKYLL, by="headings", size=32, overlap=0, context="none")
     texts = [c.text for c in result.chunks]
     assert not any("layout:" in t or "description:" in t or t.strip() == "---" for t in texts)
     assert texts[0].startswith("The tool runs on Linux")
@@ -136,7 +136,8 @@ TABLE_DOC = ("# Guide\n\n## Settings\n\nThe settings, one per row.\n\n| Name | M
 
 
 def test_a_table_is_cut_between_rows_and_its_later_pieces_carry_the_header():
-    result = ragchunk.split(TABLE_DOC, by="headings", size=96, overlap=0)
+    # Without heading context: the table header is then the only context line.
+    result = ragchunk.split(TABLE_DOC, by="headings", size=96, overlap=0, context="none")
     tokenizer = ragchunk.get_tokenizer()
     table = [c for c in result.chunks if "| option_" in c.text]
     assert len(table) > 3
@@ -166,10 +167,13 @@ def test_embedding_text_is_counted_within_the_size(text, size, overlap, by, enco
 
     assert_guarantees(text, result, size, overlap, counter_for(encoding), prefix_tokens)
     for chunk in result.chunks:
+        if not chunk.embed_text:  # no context line: the chunk is embedded as it is
+            assert chunk.embed_tokens == 0
+            continue
         assert chunk.embed_text.endswith(chunk.text)
         assert chunk.embed_tokens == tokenizer.count(chunk.embed_text) <= size
         prefix = chunk.embed_text[: len(chunk.embed_text) - len(chunk.text)]
-        assert prefix == "" or prefix.endswith("\n")
+        assert prefix.endswith("\n") and prefix.strip()
 
 
 def test_the_heading_line_names_the_path_and_a_long_path_is_shortened_from_the_outside_in():
@@ -181,14 +185,17 @@ def test_the_heading_line_names_the_path_and_a_long_path_is_shortened_from_the_o
     assert ragchunk.get_tokenizer().count(line + "\n") <= 64 // 4
     text = "# Guide\n\n## Install\n\nRun it. " + "More words here. " * 30
     chunks = ragchunk.split(text, size=32, overlap=0, context="headings").chunks
-    assert chunks[0].embed_text == chunks[0].text  # it opens with its own headings
+    assert chunks[0].embed_text == ""  # it opens with its own headings: embedded as it is
     assert all(c.embed_text.startswith("Guide > Install\n") for c in chunks[1:])
 
 
 def test_context_reaches_the_records_and_the_cli():
     result = ragchunk.split(TABLE_DOC, size=96, overlap=8, context="headings")
     rows = [json.loads(line) for line in ragchunk.to_jsonl(result).splitlines()]
-    assert all(row["embed_text"].endswith(row["text"]) and row["embed_tokens"] <= 96 for row in rows)
+    with_context = [row for row in rows if "embed_text" in row]
+    assert 0 < len(with_context) < len(rows)  # the first chunk opens with its headings
+    assert all(row["embed_text"].endswith(row["text"]) and row["embed_tokens"] <= 96 for row in with_context)
+    assert all("embed_tokens" not in row for row in rows if "embed_text" not in row)
     with pytest.raises(ragchunk.RagchunkError) as caught:
         ragchunk.split("x", size=8, overlap=0, context="titles")
     assert caught.value.field == "context" and "headings" in caught.value.message

@@ -39,7 +39,7 @@ def headings(extracted: Extracted) -> list[tuple[int, str]]:
 
 
 def chunks(extracted: Extracted, size: int = 12):
-    result = split(extracted.text, by="headings", size=size, overlap=0)
+    result = split(extracted.text, by="headings", size=size, overlap=0, context="none")
     for chunk in result.chunks:
         assert chunk.text == extracted.text[chunk.start : chunk.end]
     return result.chunks

@@ -83,6 +83,10 @@ def assert_guarantees(text: str, result, size: int, overlap: int, count, prefix_
         assert chunk.text == text[chunk.start : chunk.end]
         assert chunk.tokens == count(chunk.text), chunk
         assert 0 < chunk.tokens <= size, chunk
+        if chunk.embed_text:
+            # What is embedded: its context lines, then the chunk, counted exactly, within the size.
+            assert chunk.embed_text.endswith(chunk.text), chunk
+            assert chunk.embed_tokens == count(chunk.embed_text) and chunk.embed_tokens <= size, chunk
         assert chunk.text.count("\ufffd") == text[chunk.start : chunk.end].count("\ufffd")
         assert chunk.start <= chunk.content_start < chunk.end
         carried = text[chunk.start : chunk.content_start]
@@ -103,7 +107,7 @@ def assert_guarantees(text: str, result, size: int, overlap: int, count, prefix_
             if run is not None:
                 if run not in run_counts:
                     run_counts[run] = count(text[run[0] : run[1]])
-                room = size - (prefix_tokens(chunk) if prefix_tokens else 0)
+                room = size - (prefix_tokens(chunk) if prefix_tokens else 0) - context_tokens(chunk, count)
                 assert run_counts[run] > room, (chunk, text[run[0] : run[1]][:80])
         first = _NONSPACE.search(text, chunk.content_start)
         index = bisect_right(block_starts, first.start()) - 1
@@ -124,8 +128,17 @@ def assert_guarantees(text: str, result, size: int, overlap: int, count, prefix_
     assert sum(b.count for b in stats.histogram) == len(chunks)
 
 
-def check(text: str, by: str = "headings", size: int = 64, overlap: int = 8, tokenizer="cl100k_base"):
-    result = split(text, by=by, size=size, overlap=overlap, tokenizer=tokenizer)
+def context_tokens(chunk, count) -> int:
+    """What the chunk's context lines cost (0 without): the room they leave its text is the size minus this."""
+    lines = chunk.embed_text[: len(chunk.embed_text) - len(chunk.text)]
+    return count(lines) if lines else 0
+
+
+def check(text: str, by: str = "headings", size: int = 64, overlap: int = 8, tokenizer="cl100k_base",
+          context: str | None = None):
+    """The guarantees of a split with these settings (``context``: the library's default unless given)."""
+    options = {} if context is None else {"context": context}
+    result = split(text, by=by, size=size, overlap=overlap, tokenizer=tokenizer, **options)
     assert_guarantees(text, result, size, overlap, counter_for(tokenizer))
     return result
 
@@ -701,6 +714,7 @@ def test_cli_split_writes_the_same_jsonl_as_the_api(capsys, tmp_path):
     text = doc.read_text(encoding="utf-8")
     assert out == to_jsonl(split(text, by="sentences", size=64, overlap=8), Document(str(doc), text))
     first = json.loads(out.splitlines()[0])
+    # The first chunk opens with its own heading: no context line, no embed_text.
     assert list(first) == ["source", "id", "text", "heading", "heading_path", "tokens", "start", "end",
                            "content_start", "overlap_tokens", "tokenizer"]
     assert first["source"] == str(doc)

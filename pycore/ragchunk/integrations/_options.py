@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..context import DEFAULT_CONTEXT
 from ..errors import RagchunkError
 from ..options import SplitOptions
 from ..tokenizers import CharEstimate
@@ -21,7 +22,7 @@ ON_ERROR = ("raise", "skip", "record")
 
 def split_options(*, by: str = "headings", size: int | None = None, overlap: int | None = None,
                   tokenizer: Any = None, model: str | None = None, prefix: bool = False,
-                  context: str = "none") -> SplitOptions:
+                  context: str = DEFAULT_CONTEXT) -> SplitOptions:
     """The validated options of a split, from the keywords of :func:`ragchunk.split`.
 
     ``model`` (see :mod:`ragchunk.models`) picks the tokenizer and caps the size at what

@@ -33,6 +33,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from ..context import DEFAULT_CONTEXT
 from ..errors import RagchunkError
 from ..records import records
 from ..splitter import split_with
@@ -73,7 +74,7 @@ def _splitter_class() -> type:
 
         def __init__(self, chunk_size: int | None = None, chunk_overlap: int | None = None, *,
                      by: str = "headings", tokenizer: Any = None, model: str | None = None, prefix: bool = False,
-                     context: str = "none") -> None:
+                     context: str = DEFAULT_CONTEXT) -> None:
             options = split_options(by=by, size=chunk_size, overlap=chunk_overlap, tokenizer=tokenizer, model=model,
                                     prefix=prefix, context=context)
             # Chunks are verbatim slices with exact offsets: nothing is stripped or searched for.

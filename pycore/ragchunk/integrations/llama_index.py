@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..context import DEFAULT_CONTEXT
 from ..records import records
 from ..splitter import split_with
 from . import OPTIONAL_METADATA, lazy_class, require
@@ -67,7 +68,7 @@ def _parser_class() -> type:
         tokenizer: Any = None
         model: str | None = None
         prefix: bool = False
-        context: str = "none"
+        context: str = DEFAULT_CONTEXT
 
         def __init__(self, **data: Any) -> None:
             # Checked before pydantic sees the values, so that a bad one raises RagchunkError
@@ -86,7 +87,7 @@ def _parser_class() -> type:
             return split_options(by=data.get("by", "headings"), size=data.get("chunk_size"),
                                  overlap=data.get("chunk_overlap"), tokenizer=data.get("tokenizer"),
                                  model=data.get("model"), prefix=data.get("prefix", False),
-                                 context=data.get("context", "none"))
+                                 context=data.get("context", DEFAULT_CONTEXT))
 
         @classmethod
         def class_name(cls) -> str:

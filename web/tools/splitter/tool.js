@@ -639,7 +639,8 @@ function splitSnippets(result, corpus = false) {
   const estimate = result.tokenizer.startsWith("chars/");
   const counted = result.model ? `model=${pyString(result.model)}${result.prefix ? ", prefix=True" : ""}`
     : `tokenizer=${estimate ? `ragchunk.CharEstimate(${result.tokenizer.slice(6)})` : pyString(result.tokenizer)}`;
-  const context = result.context && result.context !== "none" ? `, context=${pyString(result.context)}` : "";
+  // Always written out: the snippet says what the page did, whatever the library's default.
+  const context = result.context ? `, context=${pyString(result.context)}` : "";
   const flags = result.model ? `--model ${result.model}`
     : estimate ? `--chars-per-token ${result.tokenizer.slice(6)}` : `--encoding ${result.tokenizer}`;
   const options = `options = ragchunk.SplitOptions(by=${pyString(result.by)}, size=${result.size}, overlap=${result.overlap}, ${counted}${context})`;
@@ -714,7 +715,7 @@ $("download-text").addEventListener("click", async () => save(await extractedTex
 
 async function runCompare() {
   if (!requests.hasDocument) return;
-  const { by, context, prefix, ...counted } = settings();
+  const { by, prefix, ...counted } = settings();
   show($("compare-status"), "compare.busy");
   let reply;
   try {
