@@ -51,8 +51,11 @@ class Context:
         self.next_cut = next_cut
         self._cost: dict[str, int] = {}
         self._lines: dict[tuple[str, ...], str] = {}
-        # Without headings and tables no chunk has a prefix: the packer asks ~4 times a chunk.
-        self._none = not headings and all(block.kind != "table" for block in structure.blocks)
+        # Without a heading path (asked for, and some block under one) and without tables no
+        # chunk has a prefix: the packer asks ~4 times a chunk. Heading context is the default,
+        # so a text without headings must not pay for the path lookups.
+        has_paths = headings and any(structure.paths)
+        self._none = not has_paths and all(block.kind != "table" for block in structure.blocks)
 
     def prefix(self, pos: int) -> str:
         """The lines before the chunk whose new content starts at ``pos`` ("" when none), ending in a line break."""
