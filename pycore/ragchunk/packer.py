@@ -17,7 +17,8 @@ even where no sentence starts, as in all-lowercase text), else at the last line 
 else after the last ``;`` or ``:``, else after the last ``,``. Only a single word bigger
 than a chunk is cut inside, at a grapheme-cluster boundary (after a glued sentence end
 such as ``。`` when there is one in the second half of the piece). Every chunk after the
-first starts with a tail of the previous one (:mod:`.overlap`); when the next unit does
+first starts with a tail of the previous one (:mod:`.overlap`), unless it opens with a
+heading (``headings``: where the headings start); when the next unit does
 not fit together with that tail, a shorter tail is taken, down to none, before the unit
 is cut finer. A word cut into pieces carries no overlap.
 
@@ -31,7 +32,7 @@ counted again; each step removes something, so this ends. The budget of a chunk 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from .errors import RagchunkError
@@ -89,7 +90,8 @@ class Packer:
     """
 
     def __init__(self, text: str, tree: UnitTree, sizer: Any, budget: Callable[[int], int], overlap: int,
-                 emit: Emit, check: Callable[[int, int, int, int], bool] | None = None) -> None:
+                 emit: Emit, check: Callable[[int, int, int, int], bool] | None = None,
+                 headings: Collection[int] = ()) -> None:
         self.text = text
         # check(start, content_start, end, tokens): a last word on a chunk within its budget
         # (its embedding text, prefix and all, must fit the size too).
@@ -98,7 +100,7 @@ class Packer:
         self.sizer = sizer
         self.budget = budget
         self.overlap = overlap
-        self.tails = Tails(text, sizer, overlap)
+        self.tails = Tails(text, sizer, overlap, headings)
         self.emit_chunk = emit
         self.cur: _Open | None = None
         self.due = False

@@ -1,10 +1,11 @@
 """The structural splitter: cut at the largest boundary that fits, pack, then overlap.
 
->>> text = "# Guide\\n\\nRead this first. It is short.\\n\\n## Install\\n\\nRun the installer. Then restart.\\n"
->>> for c in split(text, by="headings", size=16, overlap=6).chunks:
+>>> text = "# Guide\\n\\nRead this first. It is short.\\n\\n## Install\\n\\nRun the installer. Then restart. Check the log for errors.\\n"
+>>> for c in split(text, by="headings", size=14, overlap=6).chunks:
 ...     print(repr(text[c.start:c.content_start]), repr(text[c.content_start:c.end]), c.heading_path, c.tokens)
 '' '# Guide\\n\\nRead this first. It is short.' ('Guide',) 11
-'It is short.' '\\n\\n## Install\\n\\nRun the installer. Then restart.' ('Guide', 'Install') 14
+'' '## Install\\n\\nRun the installer. Then restart.' ('Guide', 'Install') 10
+'Then restart.' ' Check the log for errors.' ('Guide', 'Install') 9
 
 How a document is cut
 ---------------------
@@ -36,7 +37,8 @@ Every chunk after the first starts with the tail of the previous chunk: at most
 ``overlap`` tokens, starting at a sentence start when one fits, otherwise at a word start
 (the longest such tail). When the next unit does not fit together with that tail, a
 shorter tail is taken, down to none, before the unit is cut finer. A word cut into pieces
-carries no overlap.
+carries no overlap, and neither does a chunk that opens with a heading: the end of the
+section before it is not what it is about.
 
 Guarantees
 ----------
@@ -335,7 +337,8 @@ class _Emitter:
         self.context = context
         budget = (lambda _pos: size) if context is None else context.budget
         check = None if context is None else context.fits
-        for _ in Packer(text, tree, sizer, budget, options.overlap, self.emit, check).run():
+        headings = frozenset(block.start for block in structure.blocks if block.kind == "heading")
+        for _ in Packer(text, tree, sizer, budget, options.overlap, self.emit, check, headings).run():
             yield self.done
 
     def emit(self, start: int, content_start: int, end: int, tokens: int, overlap_tokens: int) -> bool:

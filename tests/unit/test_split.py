@@ -111,6 +111,8 @@ def assert_guarantees(text: str, result, size: int, overlap: int, count, prefix_
                 assert run_counts[run] > room, (chunk, text[run[0] : run[1]][:80])
         first = _NONSPACE.search(text, chunk.content_start)
         index = bisect_right(block_starts, first.start()) - 1
+        if index >= 0 and block_starts[index] == first.start() and blocks[index].kind == "heading":
+            assert carried == "", chunk  # a chunk that opens with a heading carries no overlap
         path = paths[index] if index >= 0 else ()
         assert chunk.heading_path == path, chunk
         assert chunk.heading == (path[-1] if path else "")
@@ -541,6 +543,20 @@ def test_overlap_is_shortened_to_keep_the_next_unit_whole():
     result = check(text, by="paragraphs", size=whole + 1, overlap=6)
     assert new_content(result, text)[-1] == "A paragraph of exactly enough words to fill it up."
     assert result.chunks[-1].overlap_tokens <= 1
+
+
+def test_a_chunk_that_opens_with_a_heading_carries_no_overlap():
+    body = "One two three four five six. " * 30
+    code = "echo hi\n" * 40
+    text = f"# Guide\n\n{body}\n\n## Install\n\n{body}\n\n```sh\n{code}# not a heading\n{code}```\n"
+    chunks = split(text, size=64, overlap=16, context="none").chunks
+    opening = [c for c in chunks if text.startswith("## Install", c.content_start)]
+    assert len(opening) == 1 and opening[0].start == opening[0].content_start and opening[0].overlap_tokens == 0
+    # Inside a section, and at a "#" line of a code block, the tail is carried as before.
+    inside = [c for c in chunks if c.overlap_tokens]
+    assert len(inside) >= len(chunks) - 3
+    comment = [c for c in chunks if text.startswith("# not a heading", c.content_start)]
+    assert all(c.overlap_tokens > 0 for c in comment)
 
 
 def test_no_overlap_when_zero():
