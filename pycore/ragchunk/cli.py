@@ -183,7 +183,8 @@ def _add_walk_flags(parser: argparse.ArgumentParser) -> None:
                         help="leave out files of a folder whose path matches (repeatable)")
     parser.add_argument("--hidden", action="store_true", help="also read hidden files and folders (.name)")
     parser.add_argument("--keep-boilerplate", action="store_true",
-                        help="keep the navigation, headers, footers and tables of contents of HTML pages")
+                        help="keep the navigation, headers, footers and tables of contents of HTML pages, "
+                             "and the tables of contents of PDF, DOCX and EPUB files")
 
 
 def usable_cpus() -> int:

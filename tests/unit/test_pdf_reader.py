@@ -191,6 +191,89 @@ def test_roman_and_varying_running_lines_are_removed_but_body_lines_kept():
     assert "Mild weather" in texts[1]
 
 
+def test_running_headers_that_name_the_chapter_beside_the_page_number_are_removed():
+    # A Texinfo or LaTeX book: the first page of a chapter has its number alone at the top,
+    # the next pages "Chapter 2: Lakes 5" (printed page = page index - 1 here).
+    chapters = {2: "Rivers", 3: "Rivers", 4: "Lakes", 5: "Lakes", 6: "Lakes", 7: "Seas"}
+    pages = [[Line("A book", 72, 300, 700, 20, True), Line("by someone", 72, 300, 660, 11, False)],
+             [Line("Preface text that is unique.", 72, 400, 700, 11, False), Line("More of it.", 72, 200, 680, 11, False)]]
+    for index, chapter in chapters.items():
+        printed = index - 1
+        top = (f"{printed}" if chapters.get(index - 1) != chapter else
+               f"Chapter {1 + list(dict.fromkeys(chapters.values())).index(chapter)}: {chapter} {printed}")
+        pages.append([Line(top, 72, 400, 760, 10, False),
+                      Line(f"Body about {WORDS[index]} that is unique.", 72, 500, 700, 11, False),
+                      Line("x", 72, 80, 680, 11, False)])
+    # A section heading that happens to start with the page's own number, once: kept.
+    pages[7][0] = Line("6 Seas", 72, 300, 760, 16, True)
+    texts = [[line.text for line in lines] for lines in drop_running_lines(pages)]
+    assert not any(text.startswith("Chapter") for page in texts for text in page), texts
+    assert all(page[0].startswith("Body about") for page in texts[2:7])
+    assert texts[7][0] == "6 Seas"
+    assert texts[0] == ["A book", "by someone"]
+
+
+def test_an_outline_title_without_its_section_number_finds_the_numbered_line():
+    lines = [[Line("2 Lakes", 72, 200, 720, 18, True), Line("Lakes hold water.", 72, 300, 690, 11, False),
+              Line("2.1 Naming", 72, 200, 660, 14, True), Line("Names are given.", 72, 300, 630, 11, False)]]
+    outline = [OutlineEntry("2 Lakes", 1, 0, None), OutlineEntry("Naming", 2, 0, None)]
+    text = layout(lines, [], outline, lines_given=True).text
+    assert text == "# 2 Lakes\n\nLakes hold water.\n\n## 2.1 Naming\n\nNames are given."
+
+
+def contents_pages() -> list[list[Line]]:
+    toc = [Line("Table of Contents", 72, 300, 740, 16, True)]
+    toc += [Line(f"{n} Chapter {WORDS[n]} . . . . . . . . . . {n * 3}", 72, 500, 700 - 14 * n, 11, False)
+            for n in range(1, 6)]
+    body = [Line("Chapter text goes on. . . . and on 12 times", 72, 500, 700, 11, False),
+            Line("The end.", 72, 200, 686, 11, False)]
+    return [toc, body]
+
+
+def test_a_table_of_contents_is_left_out_unless_kept():
+    dropped = layout(contents_pages(), [], lines_given=True)
+    assert "Table of Contents" not in dropped.text and f"Chapter {WORDS[1]}" not in dropped.text
+    assert dropped.toc_lines == 6
+    # One dotted line in the body is not a table of contents.
+    assert dropped.text == "Chapter text goes on. . . . and on 12 times The end."
+    kept = layout(contents_pages(), [], lines_given=True, keep_contents=True)
+    assert kept.toc_lines == 0 and "Table of Contents" in kept.text
+    assert all(f"Chapter {WORDS[n]} . . . ." in kept.text for n in range(1, 6))
+
+
+def contents_pdf() -> bytes:
+    """Two pages made by pypdf's writer: a table of contents with leader dots, then text."""
+    writer = PdfWriter()
+    font = writer._add_object(DictionaryObject({
+        NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
+        NameObject("/BaseFont"): NameObject("/Helvetica"), NameObject("/Encoding"): NameObject("/WinAnsiEncoding"),
+    }))
+    resources = writer._add_object(DictionaryObject({NameObject("/Font"): DictionaryObject({NameObject("/F1"): font})}))
+    for lines in contents_pages():
+        ops = [f"BT /F1 {line.size:g} Tf {line.x0:g} {line.y:g} Td ({line.text}) Tj ET" for line in lines]
+        page = writer.add_blank_page(612, 792)
+        stream = DecodedStreamObject()
+        stream.set_data("\n".join(ops).encode())
+        page[NameObject("/Contents")] = writer._add_object(stream)
+        page[NameObject("/Resources")] = resources
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def test_a_pdf_says_how_many_contents_lines_it_left_out():
+    data = contents_pdf()
+    assert ". . . ." in raw_pages(data)[0], "the fixture must hold leader dots"
+    extracted = read(data, "book.pdf")
+    assert "Table of Contents" not in extracted.text and "The end." in extracted.text
+    notes = [n for n in extracted.notes if n["code"] == "boilerplate_dropped"]
+    assert notes == [{"code": "boilerplate_dropped", "params": {"name": "book.pdf", "count": 6},
+                      "message": "book.pdf: 6 navigation, header, footer or table-of-contents elements were left out"
+                                 " (keep_boilerplate keeps them)"}]
+    kept = pdf_reader.read(data, "book.pdf", ReadOptions(keep_boilerplate=True))
+    assert "Table of Contents" in kept.text and not [n for n in kept.notes if n["code"] == "boilerplate_dropped"]
+
+
 # --- hyphenation, paragraphs and lists ------------------------------------------------------
 
 

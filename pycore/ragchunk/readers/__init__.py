@@ -30,7 +30,8 @@ from typing import Any
 @dataclass(frozen=True, slots=True)
 class ReadOptions:
     """How to read: ``keep_boilerplate`` keeps HTML navigation (nav, header, footer, aside,
-    tables of contents) that is dropped by default."""
+    tables of contents) and the tables of contents of PDF, DOCX and EPUB files, which are
+    dropped by default."""
 
     keep_boilerplate: bool = False
 
@@ -74,3 +75,15 @@ class Extracted:
         """
         index = bisect_right(self.anchors, (offset, "\U0010ffff")) - 1
         return self.anchors[index][1] if index >= 0 else ""
+
+
+def boilerplate_note(name: str, count: int) -> dict[str, Any]:
+    """The ``boilerplate_dropped`` note: ``count`` navigation, header, footer or
+    table-of-contents elements of ``name`` were left out.
+
+    >>> boilerplate_note("a.pdf", 1)["message"]
+    'a.pdf: 1 navigation, header, footer or table-of-contents element was left out (keep_boilerplate keeps them)'
+    """
+    message = (f"{name or 'the file'}: {count:,} navigation, header, footer or table-of-contents "
+               f"element{'s were' if count != 1 else ' was'} left out (keep_boilerplate keeps them)")
+    return {"code": "boilerplate_dropped", "params": {"name": name, "count": count}, "message": message}

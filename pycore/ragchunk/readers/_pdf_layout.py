@@ -33,7 +33,7 @@ from typing import NamedTuple
 from ..markdown import parse_blocks
 from ._pdf_text import FontInfo, Run
 
-__all__ = ["Layout", "Line", "OutlineEntry", "layout", "lines_of"]
+__all__ = ["Layout", "Line", "OutlineEntry", "drop_contents", "drop_running_lines", "layout", "lines_of"]
 
 # "3", "- 3 -", "Page 3", "Page 3 of 10", "3 / 10", "iv": a page number alone on a line.
 # Bounded quantifiers and no nesting: it cannot backtrack.
@@ -45,6 +45,20 @@ PAGE_NUMBER = re.compile(
 LIST_MARKER = re.compile(r"(?:[•◦▪▫‣⁃●○■□∙·*–-]|[0-9]{1,3}[.)]|\([0-9A-Za-z]{1,4}\)|[a-z]\)) ")
 # Digit runs, for comparing running headers whose page number changes.
 DIGITS = re.compile(r"[0-9]+")
+# A page number at the start or end of a running header ("Chapter 2: Handling 3", "4 Libtasn1").
+_EDGE_NUMBER = re.compile(r"([0-9]{1,5}) .*\S|.*\S ([0-9]{1,5})")
+# A table-of-contents entry ends with four or more leader dots and a page number (looked
+# for in the line's last characters only, so a long line costs no more than a short one),
+# after a title with a letter in it.
+_TOC_TAIL = re.compile(r"(?:[.·…] ?){4,} ?(?:[0-9]{1,5}|[ivxlcdm]{1,8})\Z", re.IGNORECASE)
+_TOC_TAIL_CHARS = 64
+_LETTER = re.compile(r"[^\W\d_]")
+_TOC_TITLES = frozenset(("contents", "tableofcontents", "содержание", "оглавление", "विषयसूची", "अनुक्रमणिका"))
+# How many entries make a page's dotted lines a table of contents.
+_TOC_MIN_ENTRIES = 3
+# A section number before a heading's words ("2.1 ", "A.3. ", "Chapter 4: "), which an outline may leave out.
+_SECTION_NUMBER = re.compile(r"(?:(?:chapter|section|appendix|part) )?(?:[0-9]{1,3}|[A-Z])(?:\.[0-9]{1,3}){0,4}[.:]? ",
+                             re.IGNORECASE)
 
 # A sentence ends with one of these, maybe followed by closing quotes or brackets.
 _TERMINAL = frozenset(".!?…。！？:")
@@ -90,11 +104,13 @@ class OutlineEntry(NamedTuple):
 
 
 class Layout(NamedTuple):
-    """The Markdown, its ``(offset, page)`` pairs, and the number of pages with text."""
+    """The Markdown, its ``(offset, page)`` pairs, the number of pages with text, and how
+    many table-of-contents lines were left out."""
 
     text: str
     pages: tuple[tuple[int, int], ...]
     pages_with_text: int
+    toc_lines: int = 0
 
 
 def lines_of(runs: Iterable[Run], fonts: Sequence[FontInfo]) -> list[Line]:
@@ -212,7 +228,12 @@ def drop_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
 
     A line among the top or bottom two of a page whose text (digits and roman numerals
     ignored) recurs at that edge on at least half of the pages with text (two at least)
-    is a running line; so is a page number alone on a page's top or bottom line.
+    is a running line; so is a page number alone on a page's top or bottom line, and a
+    page's top or bottom line that holds the page's printed number at its start or end
+    when another such line at that edge has its size (a header that names the chapter:
+    "Chapter 2: Handling 3", "Chapter 3: Utilities 6"; a heading "3 Results" that starts
+    page 3 is larger than the headers). A printed number is the page's own when most
+    numbered edge lines agree on the distance between the two.
     """
     edges: list[tuple[set[int], set[int]]] = []
     counts: Counter[tuple[int, str]] = Counter()
@@ -225,14 +246,15 @@ def drop_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
                 counts[side, key] += 1
     with_text = sum(1 for lines in pages if lines)
     needed = max(2, int(with_text * _RUNNING_SHARE + 0.999))
+    numbered = _numbered_headers(pages, with_text)
     kept: list[list[Line]] = []
-    for lines, (top, bottom) in zip(pages, edges):
+    for index, (lines, (top, bottom)) in enumerate(zip(pages, edges)):
         if not lines:
             kept.append(lines)
             continue
         ys = [line.y for line in lines]
         highest, lowest = max(ys), min(ys)
-        drop = set()
+        drop = set(numbered.get(index, ()))
         for side, indices in enumerate((top, bottom)):
             for i in indices:
                 line = lines[i]
@@ -242,6 +264,70 @@ def drop_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
                     drop.add(i)
         kept.append([line for i, line in enumerate(lines) if i not in drop] if drop else lines)
     return kept
+
+
+def _numbered_headers(pages: list[list[Line]], with_text: int) -> dict[int, list[int]]:
+    """Page index -> the indices of its top and bottom lines that are running headers
+    holding the printed page number (see :func:`drop_running_lines`)."""
+    found: list[tuple[int, int, int, float, int]] = []  # page, line, side, size, offset
+    for page, lines in enumerate(pages):
+        if len(lines) < 2:
+            continue
+        ys = [line.y for line in lines]
+        for side, y in enumerate((max(ys), min(ys))):
+            i = ys.index(y)
+            match = _EDGE_NUMBER.fullmatch(lines[i].text)
+            if match is None:
+                continue
+            number = match.group(1) or match.group(2)
+            offset = page + 1 - int(number)
+            if offset >= 0:
+                found.append((page, i, side, round(lines[i].size * 2) / 2, offset))
+    if not found:
+        return {}
+    offset, agreeing = Counter(item[4] for item in found).most_common(1)[0]
+    if agreeing < max(3, with_text // 4):
+        return {}
+    recurring = Counter((side, size) for _, _, side, size, at in found if at == offset)
+    headers: dict[int, list[int]] = defaultdict(list)
+    for page, i, side, size, at in found:
+        if at == offset and recurring[side, size] >= 2:
+            headers[page].append(i)
+    return headers
+
+
+def drop_contents(pages: list[list[Line]]) -> tuple[list[list[Line]], int]:
+    """The pages without their table-of-contents lines, and how many there were.
+
+    A line is a table-of-contents entry when it ends with four or more leader dots and a
+    page number, on a page with at least three such lines; the page's "Contents" or
+    "Table of Contents" title goes with them. The headings themselves come again in the body.
+
+    >>> page = [Line("Contents", 72, 140, 700, 14, True), Line("1 Rivers . . . . . . 1", 72, 400, 680, 11, False),
+    ...         Line("2 Lakes . . . . . . . 4", 72, 400, 666, 11, False), Line("3 Seas. . . . . . . 9", 72, 400, 652, 11, False),
+    ...         Line("Wait.... 5 more", 72, 400, 600, 11, False)]
+    >>> kept, dropped = drop_contents([page])
+    >>> [line.text for line in kept[0]], dropped
+    (['Wait.... 5 more'], 4)
+    """
+    kept: list[list[Line]] = []
+    dropped = 0
+    for lines in pages:
+        entries = {i for i, line in enumerate(lines) if _is_contents_entry(line.text)}
+        if len(entries) < _TOC_MIN_ENTRIES:
+            kept.append(lines)
+            continue
+        entries.update(i for i, line in enumerate(lines) if _norm(line.text) in _TOC_TITLES)
+        dropped += len(entries)
+        kept.append([line for i, line in enumerate(lines) if i not in entries])
+    return kept, dropped
+
+
+def _is_contents_entry(text: str) -> bool:
+    """True for "2.1 Naming . . . . . 3": a title, leader dots, a page number."""
+    at = max(0, len(text) - _TOC_TAIL_CHARS)
+    tail = _TOC_TAIL.search(text, at)
+    return tail is not None and _LETTER.search(text, 0, tail.start()) is not None
 
 
 def _norm(text: str) -> str:
@@ -259,19 +345,31 @@ def _outline_marks(pages: list[list[Line]], outline: Sequence[OutlineEntry]) -> 
     for page, entries in targets.items():
         lines = pages[page]
         index: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        # The same lines without a leading section number: an outline may say "Naming"
+        # for the line "2.2 Naming".
+        unnumbered: dict[str, list[tuple[int, int]]] = defaultdict(list)
         for i in range(len(lines)):
             joined = ""
+            number = _SECTION_NUMBER.match(lines[i].text)
+            bare = _norm(lines[i].text[number.end():]) if number else ""
             for span in range(3):
                 if i + span >= len(lines):
                     break
-                joined += _norm(lines[i + span].text)
+                part = _norm(lines[i + span].text)
+                joined += part
                 index[joined].append((i, span + 1))
+                if number:
+                    bare += part if span else ""
+                    unnumbered[bare].append((i, span + 1))
         page_marks: dict[int, tuple] = {}
         taken: set[int] = set()
         for entry in entries:
             title = " ".join(entry.title.replace("\u00ad", "").split())
-            hits = index.get(_norm(title), ())
+            key = _norm(title)
+            hits = index.get(key, ())
             found = [hit for hit in hits if not taken.intersection(range(hit[0], hit[0] + hit[1]))]
+            if not found:
+                found = [hit for hit in unnumbered.get(key, ()) if not taken.intersection(range(hit[0], hit[0] + hit[1]))]
             if found:
                 if entry.top is not None:
                     found.sort(key=lambda hit: abs(lines[hit[0]].y + lines[hit[0]].size - entry.top))
@@ -514,14 +612,19 @@ def layout(
     fonts: Sequence[FontInfo],
     outline: Sequence[OutlineEntry] = (),
     lines_given: bool = False,
+    keep_contents: bool = False,
 ) -> Layout:
     """The Markdown of the given pages (runs in stream order, or lines when
-    ``lines_given``), headings from ``outline`` when it is not empty.
+    ``lines_given``), headings from ``outline`` when it is not empty; a table of contents
+    is left out unless ``keep_contents`` (see :func:`drop_contents`).
 
     Empty pages add nothing (not even a page mark).
     """
     page_lines = pages if lines_given else [lines_of(runs, fonts) for runs in pages]  # type: ignore[arg-type]
     page_lines = drop_running_lines(page_lines)  # type: ignore[arg-type]
+    toc_lines = 0
+    if not keep_contents:
+        page_lines, toc_lines = drop_contents(page_lines)
     sizes: Counter[float] = Counter()
     for lines in page_lines:
         for line in lines:
@@ -589,7 +692,7 @@ def layout(
             writer.widen(line, True)
             previous = (lines, i)
     text, page_map = writer.finish()
-    return Layout(text, page_map, pages_with_text)
+    return Layout(text, page_map, pages_with_text, toc_lines)
 
 
 def _continues(

@@ -42,7 +42,7 @@ from bisect import bisect_left
 from urllib.parse import unquote
 
 from ..markdown import parse_blocks
-from . import Extracted, ReadOptions
+from . import Extracted, ReadOptions, boilerplate_note
 from .html import convert_chapter, decode_html, toc_links
 from .safety import Archive, file_error, open_zip, parse_xml, read_entry
 from .writer import collapse
@@ -112,9 +112,7 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
         parts.append(body)
         size += len(body)
     if dropped:
-        message = (f"{name or 'the file'}: {dropped:,} navigation, header, footer or table-of-contents "
-                   f"element{'s were' if dropped != 1 else ' was'} left out (keep_boilerplate keeps them)")
-        notes.append({"code": "boilerplate_dropped", "params": {"name": name, "count": dropped}, "message": message})
+        notes.append(boilerplate_note(name, dropped))
     return Extracted("".join(parts), "epub", package.title, (), tuple(anchors), tuple(notes))
 
 

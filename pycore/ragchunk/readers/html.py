@@ -61,7 +61,7 @@ from html import unescape
 
 from ..errors import NotTextError
 from ..textio import sniff_kind
-from . import Extracted, ReadOptions
+from . import Extracted, ReadOptions, boilerplate_note
 from .writer import MarkdownWriter, collapse, table_cell
 
 __all__ = ["convert", "convert_chapter", "decode_html", "read", "start_tag", "toc_links"]
@@ -217,11 +217,7 @@ def convert_chapter(text: str, name: str, options: ReadOptions, *, xml: bool = F
         anchors = [(offset + len(prefix), anchor) for offset, anchor in anchors]
     all_notes = list(notes or [])
     if builder.dropped:
-        label = name or "the file"
-        message = (f"{label}: {builder.dropped:,} navigation, header, footer or table-of-contents "
-                   f"element{'s were' if builder.dropped != 1 else ' was'} left out (keep_boilerplate keeps them)")
-        all_notes.append({"code": "boilerplate_dropped", "params": {"name": name, "count": builder.dropped},
-                          "message": message})
+        all_notes.append(boilerplate_note(name, builder.dropped))
     return Extracted(body, "html", title, (), tuple(anchors), tuple(all_notes)), builder.first_heading
 
 

@@ -22,7 +22,7 @@ from io import BytesIO
 from typing import Any
 
 from ..errors import RagchunkError
-from . import Extracted, ReadOptions
+from . import Extracted, ReadOptions, boilerplate_note
 from ._pdf_layout import Line, OutlineEntry, layout, lines_of
 from ._pdf_text import FontCache, display_matrix, page_text
 
@@ -272,7 +272,7 @@ def read(
         outline = _outline(reader, matrices)
     except DependencyError:
         raise encrypted_aes(name) from None
-    result = layout(pages, fonts.infos, outline, lines_given=True)
+    result = layout(pages, fonts.infos, outline, lines_given=True, keep_contents=options.keep_boilerplate)
     if not result.text.strip() or not result.pages_with_text:
         if unreadable or fonts.failures:
             raise corrupt(name)
@@ -307,6 +307,8 @@ def read(
             "so the text may differ",
             name=name, version=pypdf.__version__, tested=PYPDF_VERSION,
         ))
+    if result.toc_lines:
+        notes.append(boilerplate_note(name, result.toc_lines))
     if skipped:
         notes.append(_note(
             "pdf_rotated_text",
