@@ -155,6 +155,32 @@ def test_html_title_becomes_the_top_heading_only_without_h1():
     assert headings(with_h1) == [(1, "Real")] and with_h1.title == "Tab text"
 
 
+def test_html_title_is_not_repeated_above_a_first_heading_that_says_it():
+    page = html.read(b"<title>zlib Usage Example</title><h2>zlib  usage example</h2><p>We often get questions.",
+                     "zlib_how.html", ReadOptions())
+    assert headings(page) == [(2, "zlib usage example")] and page.title == "zlib Usage Example"
+
+
+@pytest.mark.parametrize("heading", [
+    # Sphinx and MkDocs, Docusaurus, VitePress, GitHub (with the heading's id), Jupyter.
+    b'<h2 id="x">Install C#<a class="headerlink" href="#x" title="Permalink to this heading">\xc2\xb6</a></h2>',
+    b'<h2 id="x">Install C#<a href="#x" class="hash-link" aria-label="Direct link to Install">\xe2\x80\x8b</a></h2>',
+    b'<h2 id="x"><a class="header-anchor" href="#x">#</a> Install C#</h2>',
+    b'<h2><a id="x" class="anchor" aria-hidden="true" href="#x"><svg><path d="M0"></path></svg>#</a>Install C#</h2>',
+    b'<h2 id="x">Install C#<a class="anchor-link" href="#x">\xc2\xb6</a></h2>',
+])
+def test_html_heading_permalinks_are_not_words_of_the_heading(heading):
+    page = html.read(heading + b"<p>Run it.</p>", "docs.html", ReadOptions())
+    assert page.text == "## Install C#\n\nRun it.\n"
+    assert page.anchors == ((0, "x"),)
+    assert split(page.text, size=64).chunks[0].heading_path == ("Install C#",)
+
+
+def test_html_a_link_that_is_the_heading_text_stays():
+    page = html.read(b'<h2><a href="#toc">Back to the list</a></h2><p>Text.</p>', "a.html", ReadOptions())
+    assert headings(page) == [(2, "Back to the list")]
+
+
 @pytest.mark.parametrize("charset, declaration", [
     ("windows-1251", b'<meta charset="windows-1251">'),
     ("koi8-r", b'<meta http-equiv="Content-Type" content="text/html; charset=koi8-r">'),

@@ -34,7 +34,10 @@ Work is linear in the input.
 Where the reader chooses:
 
 - the text of ``<title>`` is the title, and becomes a ``#`` heading at the top when the
-  page has no ``h1``;
+  page has no ``h1`` and its first heading is not the same words;
+- a heading's permalink (Sphinx's and MkDocs' "¶", the "#" of Docusaurus, VitePress,
+  GitHub and Jupyter: a link with a permalink class, ``aria-hidden``, or a permalink
+  title) is not part of its text;
 - boilerplate (``nav``, ``header``, ``footer``, ``aside``, ``dialog``, the ARIA roles
   navigation, banner, contentinfo, complementary, search, menu, menubar, toolbar, dialog
   and alertdialog, tables of contents by id or class) is dropped unless
@@ -95,6 +98,10 @@ _BOILERPLATE = frozenset(("nav", "header", "footer", "aside", "dialog"))
 _BOILERPLATE_ROLES = frozenset(("navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar",
                                 "toolbar", "dialog", "alertdialog"))
 _TOC_TOKENS = frozenset(("toc", "table-of-contents", "tableofcontents", "toc-container", "toc-wrapper"))
+# The classes of a heading's permalink ("¶" of Sphinx and MkDocs, "#" of Docusaurus, VitePress,
+# GitHub, Jupyter, anchor.js): a link to the heading itself, not a word of it.
+_PERMALINK_CLASSES = frozenset(("headerlink", "hash-link", "header-anchor", "anchor-link", "anchor", "heading-anchor",
+                                "heading-link", "header-link", "permalink", "anchorjs-link", "headinglink"))
 _NOTE_KINDS = frozenset(("footnote", "footnotes", "endnote", "endnotes", "rearnote", "rearnotes", "note",
                          "doc-footnote", "doc-endnote", "doc-endnotes"))
 _HEAD_CONTENT = frozenset("title meta link style script base noscript template".split())
@@ -211,7 +218,8 @@ def convert_chapter(text: str, name: str, options: ReadOptions, *, xml: bool = F
     body = out.text()
     anchors = list(out.anchors)
     title = collapse(builder.title)
-    if title and out.top_headings == 0 and not xml:
+    # A page without an h1 gets its title as one, unless its first heading says the same.
+    if title and out.top_headings == 0 and not xml and builder.first_heading.casefold() != title.casefold():
         prefix = "# " + title + ("\n\n" if body else "\n")
         body = prefix + body
         anchors = [(offset + len(prefix), anchor) for offset, anchor in anchors]
@@ -427,6 +435,8 @@ class _Builder:
             return "boilerplate" if not self.keep and tag in _BOILERPLATE else tag
         if "hidden" in attrs or _not_rendered(attrs.get("style")):
             return "drop"
+        if tag == "a" and _is_permalink(attrs) and self._in_heading():
+            return "drop"
         if not self.keep and not _is_note(attrs) and (
             tag in _BOILERPLATE
             or attrs.get("role", "").strip().lower() in _BOILERPLATE_ROLES
@@ -435,11 +445,19 @@ class _Builder:
             return "boilerplate"
         return tag
 
+    def _in_heading(self) -> bool:
+        heading = self.top(*_HEADINGS)
+        return heading >= 0 and self.stack[heading].role == "heading"
+
     def open_element(self, tag: str, role: str, attrs: dict[str, str], in_cell: bool) -> None:
         out = self.out
         if role == "drop":
             if tag == "svg":
                 self.svg += 1
+            elif tag == "a" and (attrs.get("id") or attrs.get("name")):
+                # A heading's permalink may carry its id (GitHub's user-content-...).
+                heading = self.stack[self.top(*_HEADINGS)]
+                heading.data[1] = heading.data[1] or attrs.get("id") or attrs["name"]
             self.flush()
             self.push(tag, "drop")
             self.drop += 1
@@ -829,6 +847,17 @@ def _is_note(attrs: dict[str, str]) -> bool:
     """True for a footnote or endnote (EPUB's ``epub:type``, ARIA's ``doc-*`` roles): content, not boilerplate."""
     kinds = (attrs.get("epub:type", "") + " " + attrs.get("role", "")).lower().split()
     return any(kind in _NOTE_KINDS for kind in kinds)
+
+
+def _is_permalink(attrs: dict[str, str]) -> bool:
+    """True for a heading's link to itself: a permalink class, hidden from screen readers,
+    or titled as a permalink."""
+    if attrs.get("aria-hidden", "").strip().lower() == "true":
+        return True
+    if not _PERMALINK_CLASSES.isdisjoint(attrs.get("class", "").lower().split()):
+        return True
+    label = (attrs.get("title", "") + " " + attrs.get("aria-label", "")).lower()
+    return "permalink" in label or "direct link" in label
 
 
 def _is_toc(attrs: dict[str, str]) -> bool:
