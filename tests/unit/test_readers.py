@@ -465,9 +465,25 @@ def test_rst_anchors_from_targets_and_titles(guide_rst):
     assert_anchors_at_headings(guide_rst)
 
 
+def test_rst_roles_and_references_read_as_sphinx_shows_them():
+    source = (":mod:`email` Package Architecture\n=================================\n\n"
+              "The :class:`~email.message.EmailMessage` follows :rfc:`5322` (see :pep:`8`,\n"
+              ":ref:`the policy guide <policy>`, `CPython <https://github.com/python/cpython>`_ and Python_).\n"
+              "A snake_case name and a literal ``a_b`` stay; *so does emphasis*.\n\n"
+              "::\n\n    :mod:`email` in code is code\n")
+    result = rst.read(source.encode(), "architecture.rst", ReadOptions())
+    assert result.text == (
+        "# `email` Package Architecture\n\n"
+        "The `EmailMessage` follows RFC 5322 (see PEP 8,\nthe policy guide, CPython and Python).\n"
+        "A snake_case name and a literal `a_b` stay; *so does emphasis*.\n\n"
+        "```\n:mod:`email` in code is code\n```\n")
+    # The anchor is the title's docutils id, as Sphinx makes it from the rendered title.
+    assert result.anchors == ((0, "email-package-architecture"),) and result.title == "`email` Package Architecture"
+
+
 def test_rst_lists_code_tables_quotes_definitions_footnotes(guide_rst):
     body = guide_rst.text
-    assert "1. Download the package.\n2. Install it:\n   - on Linux with ``pip``;\n   - on macOS with ``brew``.\n3." in body
+    assert "1. Download the package.\n2. Install it:\n   - on Linux with `pip`;\n   - on macOS with `brew`.\n3." in body
     assert '```python\ndef chunk(text, size=512):\n    """Cut text."""' in body
     assert "| Model | Context | Notes |\n| --- | --- | --- |\n| gpt-4o | 128000 | a pipe \\| inside |" in body  # simple
     assert ("| overlap | Repeats the last tokens of a chunk at the start of the next one, so that a sentence cut in "

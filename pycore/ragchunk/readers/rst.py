@@ -52,7 +52,9 @@ What is read, as docutils reads it where it matters for structure:
   ``raw``, ``meta`` and similar bodies that are not prose are dropped, as are comments,
   substitution definitions and hyperlink targets; footnotes and citations keep their
   label (``[1] text``);
-- inline markup (emphasis, literals, roles, references) is kept as it is written.
+- inline markup as it reads (:func:`inline`): roles and hyperlink references as their
+  text (code roles and ````literals```` as Markdown code, ``:rfc:``/``:pep:`` as "RFC n" /
+  "PEP n"); emphasis is kept as it is written.
 
 Bodies nest on an explicit stack (no recursion); past :data:`MAX_NESTING` levels a body
 is written as plain paragraphs. Work is linear in the input.
@@ -79,6 +81,23 @@ CITATION = re.compile(r"\.\. +\[([^\]\s]{1,60})\](?: +|$)")
 GRID_BORDER = re.compile(r"\+(?:[-=]+\+)+")
 SIMPLE_BORDER = re.compile(r"=+(?: +=+)*")
 
+# Inline markup that reads as something else once rendered: interpreted text with a role
+# (:mod:`email`, :rfc:`5322`, :ref:`Title <target>`), hyperlink references (`Python
+# <https://python.org>`_, `word`_, word_) and inline literals (``x``). Bounded, no nesting.
+INLINE = re.compile(
+    r"(?<![\w`]):(?P<role>[A-Za-z][\w.+-]{0,40}(?::[\w.+-]{1,40})?):`(?P<body>[^`\n]{1,400})`"
+    r"|``(?P<literal>[^`\n]{1,400}?)``"
+    r"|(?<![\w`])`(?P<ref>[^`\n]{1,400})`__?(?!\w)"
+    r"|(?<![\w`])(?P<word>[A-Za-z][\w.-]{0,80})__?(?![\w`])"
+)
+EXPLICIT_TITLE = re.compile(r"(.+?)\s*<([^<>]*)>")
+# Roles whose text is code, as Sphinx shows them (the Python, C, C++ and JavaScript domains' and the standard ones).
+_CODE_ROLES = frozenset((
+    "mod", "class", "func", "meth", "attr", "exc", "data", "const", "obj", "type", "member", "var", "macro",
+    "struct", "union", "enum", "enumerator", "option", "envvar", "command", "program", "file", "samp", "kbd",
+    "code", "literal", "makevar", "mailheader", "mimetype", "regexp", "token", "keyword",
+))
+
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _BULLETS = frozenset("-*+•‣⁃")
 _CODE_DIRECTIVES = frozenset(("code", "code-block", "sourcecode", "ipython", "testcode", "doctest", "testoutput"))
@@ -104,6 +123,43 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
     reader.run(lines)
     title = reader.title if reader.title_style is not None and reader.styles_seen.get(reader.title_style) == 1 else ""
     return Extracted(reader.out.text(), "rst", title, (), tuple(reader.out.anchors), tuple(decoded.note_details))
+
+
+def inline(text: str) -> str:
+    """``text`` with reStructuredText's inline markup written as it reads: a code role and
+    an inline literal as Markdown code, :rfc: and :pep: as "RFC n" and "PEP n", any other
+    role and a hyperlink reference as its text (an explicit title as the title, ``~a.b``
+    as ``b``). Emphasis and strong emphasis are Markdown already.
+
+    >>> inline(":mod:`email` Package, :rfc:`5322`, :ref:`the guide <guide>` and ``x = 1``")
+    '`email` Package, RFC 5322, the guide and `x = 1`'
+    >>> inline("See `Python <https://python.org>`_, :meth:`~dict.get`, Python_ and snake_case.")
+    'See Python, `get`, Python and snake_case.'
+    """
+    if "`" not in text and "_" not in text:
+        return text
+    return INLINE.sub(_render, text)
+
+
+def _render(match: re.Match[str]) -> str:
+    role, body = match.group("role"), match.group("body")
+    if body is None:
+        literal, ref = match.group("literal"), match.group("ref")
+        if literal is not None:
+            return f"`{literal}`"
+        if ref is not None:
+            titled = EXPLICIT_TITLE.fullmatch(ref)
+            return titled.group(1) if titled else ref
+        return match.group("word")
+    name = role.rsplit(":", 1)[-1].lower()
+    titled = EXPLICIT_TITLE.fullmatch(body)
+    if titled:
+        body = titled.group(1)
+    elif body[:1] in "~!":
+        body = body[1:].rsplit(".", 1)[-1] if body[0] == "~" else body[1:]
+    if name in ("rfc", "pep"):
+        return f"{name.upper()} {body.split('#', 1)[0].strip()}"
+    return f"`{body}`" if name in _CODE_ROLES else body
 
 
 def _indent(line: str) -> int:
@@ -185,7 +241,7 @@ class _Reader:
         """Read ``lines`` next, as a nested body; past MAX_NESTING they are written as paragraphs."""
         if len(self.frames) > MAX_NESTING:
             text = "\n".join(line.strip() for line in lines if line.strip())
-            self.out.paragraph(text)
+            self.out.paragraph(inline(text))
             for call in close:
                 getattr(self.out, "close_" + call)()
             return
@@ -274,21 +330,21 @@ class _Reader:
             while end < n and (lines[end].startswith("| ") or lines[end] == "|" or
                                (lines[end] and _indent(lines[end]) and end > i)):
                 end += 1
-            self.out.paragraph("\n".join(text[2:].strip() for text in lines[i:end]))
+            self.out.paragraph(inline("\n".join(text[2:].strip() for text in lines[i:end])))
             frame.i = end
             return
         field = FIELD.match(line)
         if field:
             end = _block_end(lines, i + 1, 1)
             value = " ".join([line[field.end():].strip()] + [text.strip() for text in lines[i + 1 : end] if text])
-            self.out.paragraph(f"{field.group(1)}: {value}".rstrip(": ").rstrip() if value else field.group(1))
+            self.out.paragraph(inline(f"{field.group(1)}: {value}".rstrip(": ").rstrip() if value else field.group(1)))
             frame.i = end
             return
         if nxt and _indent(nxt) and not line.endswith("::"):
             # A definition list item: the term, then its indented definition.
             end = _block_end(lines, i + 1, 1)
             group = self.out.new_group()
-            self.out.paragraph(line.strip(), group)
+            self.out.paragraph(inline(line.strip()), group)
             self.out.open_item(marker=": ", group=group)
             self.push(_dedent(lines[i + 1 : end]), ("item",))
             frame.i = end
@@ -311,9 +367,10 @@ class _Reader:
             else:
                 paragraph[-1] = last[:-1]
         if paragraph:
-            self.out.paragraph("\n".join(paragraph))
+            self.out.paragraph(inline("\n".join(paragraph)))
 
     def section(self, frame: _Frame, title: str, style: tuple[str, bool]) -> None:
+        title = inline(title)
         if style not in self.styles_seen:
             self.styles.append(style)
         self.styles_seen[style] = self.styles_seen.get(style, 0) + 1
@@ -345,7 +402,7 @@ class _Reader:
         citation = CITATION.match(line)
         if citation:
             text = " ".join([line[citation.end():].strip()] + [b.strip() for b in body if b.strip()]).strip()
-            self.out.paragraph(f"[{citation.group(1)}] {text}".rstrip())
+            self.out.paragraph(inline(f"[{citation.group(1)}] {text}".rstrip()))
             return
         if SUBSTITUTION.match(line):
             return
@@ -370,7 +427,7 @@ class _Reader:
             return
         if kind == "csv-table":
             if argument:
-                self.out.paragraph(argument)
+                self.out.paragraph(inline(argument))
             self.out.code("\n".join(content), "csv")
             return
         if kind == "math":
@@ -470,7 +527,7 @@ class _Reader:
 
 def _cell(text: str) -> str:
     """A table cell's text for a pipe table (reStructuredText's escaped ``\\|`` is a plain pipe there)."""
-    return table_cell(text.replace("\\|", "|"))
+    return table_cell(inline(text.replace("\\|", "|")))
 
 
 def _runs(border: str) -> list[tuple[int, int]]:
