@@ -199,6 +199,9 @@ def test_russian_calculator(page):
     assert "Как это считается" in page.inner_text("#how-title")
     assert f"1 + ⌈9{sep}488 ÷ 448⌉ = 23" in page.inner_text("#how-example")
     assert page.inner_text("#offline-download") == "Скачать для работы офлайн"
+    # The text box names every kind of file the calculator reads, not only .txt and .md.
+    assert "PDF, Word, EPUB" in page.get_attribute("#text", "placeholder")
+    assert "reStructuredText, HTML, PDF" in page.inner_text(".text-tool .hint")
     calc.wait_core_numbers()
     assert calc.results() == {
         "chunks": "23",
