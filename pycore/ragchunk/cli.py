@@ -28,6 +28,7 @@ from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW
 from .stats import compute_stats, format_stats
 from .structure import BY_CHOICES
 from .readers import ReadOptions
+from .readers.formats import readable_formats
 from .textio import check_text
 from .models import MODELS, Model, get_model, model_catalog
 from .options import check_model_size
@@ -550,7 +551,7 @@ def _exit_code(verb: str, documents: int, skipped: Counter, failed: bool) -> int
     when every file was skipped (not a document, or empty: said here, by kind); else 0."""
     if not documents and skipped and not failed:
         kinds = ", ".join(f"{count:,} {kind}" for kind, count in sorted(skipped.items()))
-        print(f"ragchunk: error: PATH: no document to {verb} (skipped: {kinds}): give text or Markdown files",
+        print(f"ragchunk: error: PATH: no document to {verb} (skipped: {kinds}): ragchunk reads {readable_formats()}",
               file=sys.stderr)
         return EXIT_FAILED
     return EXIT_FAILED if failed else 0
