@@ -69,8 +69,8 @@ def test_a_folder_of_files_that_are_not_documents_has_nothing_to_compare(tmp_pat
     (folder / "c.md").write_bytes(b"")
     for json_flag in ([], ["--json"]):
         assert main(["compare", str(folder), *json_flag], out=io.StringIO()) == 1
-        assert capsys.readouterr().err == ("ragchunk: error: PATH: no document to compare (skipped: 1 empty, 2 png):"
-                                           f" ragchunk reads {readable_formats()}\n")
+        assert capsys.readouterr().err == (f"ragchunk: error: {folder} holds no document to compare (skipped: 1 empty,"
+                                           f" 2 png): ragchunk reads {readable_formats()}\n")
     (folder / "notes.md").write_text("# Notes\n\nSome words to compare.\n", encoding="utf-8")
     assert main(["compare", str(folder)], out=io.StringIO()) == 0
     assert capsys.readouterr().err == ""
