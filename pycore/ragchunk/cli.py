@@ -519,7 +519,9 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                 continue
             yield item.source, data
 
-    found = _without_output(found, args.output, args.paths)
+    kept = _without_output(found, args.output, args.paths)
+    left_out["output"] += len(found) - len(kept)
+    found = kept
     sizes = {f.source: f.size for f in found}
     writer = open_output(args.format, args.output, out)
     try:
@@ -604,6 +606,8 @@ def no_document(paths: Sequence[str], verb: str, skipped: Counter, left_out: Cou
         why.append(f"{count:,} {'file' if count == 1 else 'files'} left out by --include/--exclude")
     if left_out["hidden"]:
         why.append(f"{left_out['hidden']:,} hidden, which --hidden reads")
+    if left_out["output"]:
+        why.append("OUT is not read as an input")
     if not why:
         why.append(f"no file in {'it' if len(paths) == 1 else 'them'}")
     holds = "holds" if len(paths) == 1 else "hold"

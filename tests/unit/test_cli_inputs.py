@@ -250,3 +250,13 @@ def test_help_gives_the_exit_codes_main_returns(capsys):
     shown = " ".join(capsys.readouterr().out.split())
     assert "exit codes: 0 done; 1 a document that cannot be read or split, or PATH that holds no document" in shown
     assert "2 a bad flag or value; 130 interrupted; 70 a bug in ragchunk" in shown
+
+
+def test_a_folder_that_holds_only_out_says_so(tmp_path, capsys):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "chunks.jsonl").write_text('{"old": "records"}\n', encoding="utf-8")
+    code, err = said(capsys, ["split", str(docs), "--size", "32", "-o", str(docs / "chunks.jsonl")])
+    assert (code, err) == (1, "ragchunk: note: chunks.jsonl is OUT, so it is not read as an input\n"
+                              f"ragchunk: error: {docs} holds no document to split (OUT is not read as an input):"
+                              f" ragchunk reads {readable_formats()}\n")
