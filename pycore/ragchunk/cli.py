@@ -1,6 +1,8 @@
-"""Command line: ``python -m ragchunk calc | tokens | preview | split``.
+"""Command line: ``python -m ragchunk calc | compare | models | tokens | preview | split``.
 
-Bad input prints one line on stderr per flag at fault, naming it and the fix, and exits with 2.
+Bad input prints one line on stderr per flag or file at fault, naming it and the fix: a bad
+flag or value exits with 2, a document that cannot be read (or PATH that holds none) with 1
+(:data:`EXIT_CODES`).
 """
 
 from __future__ import annotations
@@ -22,12 +24,13 @@ from .context import DEFAULT_CONTEXT
 from .corpus import CorpusSummary, read_source, split_corpus
 from .errors import NotTextError, RagchunkError
 from .fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_price
-from .files import Found, cannot_read, find_files, read_file, same_file, shown_name
+from .files import STDIN, Found, cannot_read, find_files, read_file, same_file, shown_name
 from .options import read_split_form
 from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE
 from .stats import compute_stats, format_stats
 from .structure import BY_CHOICES
 from .readers import ReadOptions
+from .readers.formats import readable_formats
 from .textio import check_text
 from .models import MODELS, Model, get_model, model_catalog
 from .options import check_model_size
@@ -61,6 +64,9 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_INTERNAL = 70
+# What --help says; main's docstring and the README say the same.
+EXIT_CODES = ("exit codes: 0 done; 1 a document that cannot be read or split, or PATH that holds no document"
+              " (every command alike); 2 a bad flag or value; 130 interrupted; 70 a bug in ragchunk")
 
 
 class UsageError(Exception):
@@ -82,7 +88,8 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> Parser:
-    parser = Parser(prog="python -m ragchunk", description="RAG chunk calculator and text splitter.")
+    parser = Parser(prog="python -m ragchunk", description="RAG chunk calculator and text splitter.",
+                    epilog=EXIT_CODES)
     parser.add_argument("--version", action="version", version=f"ragchunk {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
@@ -194,12 +201,14 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def read_document(path: str, stdin: TextIO) -> str:
+def read_document(path: str, stdin: TextIO, command: str, verb: str) -> str:
     """The text of the one document of ``tokens`` / ``preview``; its notes go to stderr.
 
     Raises :class:`DocumentError` when the file is missing or unreadable, is not a
-    document, is damaged or holds no text.
+    document, is damaged or holds no text, or is a folder (:func:`folder_given`).
     """
+    if path != STDIN and Path(path).is_dir():
+        raise DocumentError(RagchunkError("file", folder_given(path, command, verb)))
     if path == "-":
         found = Found("standard input", None, 0)
     else:
@@ -217,6 +226,22 @@ def read_document(path: str, stdin: TextIO) -> str:
         return check_text(document.text)
     except RagchunkError as err:
         raise DocumentError(err) from None
+
+
+def folder_given(path: str, command: str, verb: str) -> str:
+    """The sentence for a folder given to ``tokens`` or ``preview``, which read one file: the
+    sentence of :func:`no_document` when it holds none they could read, else how to name one."""
+    found, _ = find_files([path], hidden=True)
+    skipped: Counter = Counter()
+    for item in found:
+        try:
+            if _text_or_skip(item.source, read_file(item, None), skipped, ReadOptions()) is None:
+                continue
+        except (OSError, RagchunkError):
+            pass  # a file it would try, and say why it fails
+        return (f"{shown_name(path)} is a folder, and {command} reads one file: name one of its files, or give the folder"
+                " to calc, compare or split")
+    return no_document([path], verb, skipped, Counter())
 
 
 def format_plan(result: Plan) -> str:
@@ -297,7 +322,8 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors
         raise _all_errors(errors)
     model, name = counted_by(args)
     tokenizer = get_tokenizer(name)
-    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden)
+    left_out: Counter = Counter()
+    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden, left_out)
     failed = _say_problems(problems)
     lengths: list[int] = []
     skipped: Counter = Counter()
@@ -324,7 +350,7 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors
         print(format_corpus_plan(result, skipped, name), file=out)
         if model is not None:
             print(format_storage(model, result.chunks), file=out)
-    return _exit_code("count", len(lengths), skipped, failed)
+    return _exit_code(args.paths, "count", len(lengths), skipped, left_out, failed)
 
 
 def _all_errors(errors: Sequence[RagchunkError]) -> FormErrors:
@@ -361,7 +387,8 @@ def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     options = read_split_form(form)
     model = get_model(args.model) if args.model else None
     price = read_price(args.price) if args.price.strip() else (model.price_per_million if model else None)
-    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden)
+    left_out: Counter = Counter()
+    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden, left_out)
     failed = _say_problems(problems)
     texts: list[tuple[str, str]] = []
     skipped: Counter = Counter()
@@ -389,7 +416,7 @@ def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             sizes = f"{row.min_tokens}/{row.median_tokens:g}/{row.max_tokens}"
             print(f"{row.method:<12}{row.chunks:>8,}{row.tokens:>11,}{cost:>11}{sizes:>18}"
                   f"{row.mid_sentence * 100:>13.1f}%{row.with_heading * 100:>8.1f}%", file=out)
-    return _exit_code("compare", len(texts), skipped, failed)
+    return _exit_code(args.paths, "compare", len(texts), skipped, left_out, failed)
 
 
 def run_models(args: argparse.Namespace, out: TextIO) -> int:
@@ -415,7 +442,7 @@ def counted_by(args: argparse.Namespace):
 def run_tokens(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
     model, name = counted_by(args)
     tokenizer = get_tokenizer(name)
-    text = read_document(args.file, stdin)
+    text = read_document(args.file, stdin, "tokens", "count")
     count = tokenizer.count(text)
     data: dict[str, object] = {"encoding": name, "tokens": count, "chars": len(text),
                                "chars_per_token": len(text) / count if count else None}
@@ -445,7 +472,7 @@ def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
         errors.attempt(check_chunking, size, overlap)
     if errors:
         raise _all_errors(errors)
-    text = read_document(args.file, stdin)
+    text = read_document(args.file, stdin, "preview", "preview")
     cut = windows(text, size, overlap, get_tokenizer(counted_by(args)[1]), limit=count or None)
     if args.json:
         for window in cut:
@@ -472,11 +499,11 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     options = read_split_form(form)
     jobs = usable_cpus() if args.jobs is None else read_count("jobs", args.jobs, 1, 1024, "processes")
     price = read_price(args.price) if args.price.strip() else None
-    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden)
+    left_out: Counter = Counter()
+    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden, left_out)
     failed = _say_problems(problems)
-    if not found and not problems:
-        raise RagchunkError("file", "PATH names no file (every file was left out by --include/--exclude or is"
-                                    " hidden): check the globs, or pass --hidden")
+    if not found and not problems:  # said before OUT is opened, so no empty OUT is left behind
+        return _exit_code(args.paths, "split", 0, Counter(), left_out, False)
     summary = CorpusSummary()
     total_bytes = sum(f.size for f in found)
     progress = Progress(len(found), total_bytes, enabled=args.progress or sys.stderr.isatty())
@@ -493,7 +520,9 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
                 continue
             yield item.source, data
 
-    found = _without_output(found, args.output, args.paths)
+    kept = _without_output(found, args.output, args.paths)
+    left_out["output"] += len(found) - len(kept)
+    found = kept
     sizes = {f.source: f.size for f in found}
     writer = open_output(args.format, args.output, out)
     try:
@@ -525,7 +554,8 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     progress.close()
     if args.stats:
         print(format_corpus(summary, options.sizing.name, options.size, price), file=sys.stderr)
-    return _exit_code("split", summary.documents, summary.skipped, bool(failed or unreadable or summary.failed))
+    return _exit_code(args.paths, "split", summary.documents, summary.skipped, left_out,
+                      bool(failed or unreadable or summary.failed))
 
 
 def _without_output(found: list[Found], output: str | None, paths: Sequence[str]) -> list[Found]:
@@ -546,15 +576,43 @@ def _without_output(found: list[Found], output: str | None, paths: Sequence[str]
     return found
 
 
-def _exit_code(verb: str, documents: int, skipped: Counter, failed: bool) -> int:
+def _exit_code(paths: Sequence[str], verb: str, documents: int, skipped: Counter, left_out: Counter,
+               failed: bool) -> int:
     """The exit code of a command over PATH: 1 when a file failed (said as it was met), or
-    when every file was skipped (not a document, or empty: said here, by kind); else 0."""
-    if not documents and skipped and not failed:
-        kinds = ", ".join(f"{count:,} {kind}" for kind, count in sorted(skipped.items()))
-        print(f"ragchunk: error: PATH: no document to {verb} (skipped: {kinds}): give text or Markdown files",
-              file=sys.stderr)
+    when PATH held no document (said here: :func:`no_document`); else 0."""
+    if not documents and not failed:
+        print(f"ragchunk: error: {no_document(paths, verb, skipped, left_out)}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_FAILED if failed else 0
+
+
+def no_document(paths: Sequence[str], verb: str, skipped: Counter, left_out: Counter) -> str:
+    """The sentence for PATH arguments that hold no document, the same in every command: what
+    they are, why nothing was read (files skipped by kind, files left out, or none at all), and
+    what ragchunk reads.
+
+    >>> print(no_document(["docs"], "split", Counter({"png": 2}), Counter()))  # doctest: +ELLIPSIS
+    docs holds no document to split (skipped: 2 png): ragchunk reads Markdown (.md), ... and reStructuredText (.rst)
+    >>> print(no_document(["a", "b"], "count", Counter(), Counter({"glob": 1, "hidden": 3})))  # doctest: +ELLIPSIS
+    a, b hold no document to count (1 file left out by --include/--exclude; 3 hidden, which --hidden reads): ...
+    >>> print(no_document(["empty"], "compare", Counter(), Counter()))  # doctest: +ELLIPSIS
+    empty holds no document to compare (no file in it): ...
+    """
+    where = ", ".join("standard input" if path == STDIN else shown_name(path) for path in paths)
+    why = []
+    if skipped:
+        why.append("skipped: " + ", ".join(f"{count:,} {kind}" for kind, count in sorted(skipped.items())))
+    if left_out["glob"]:
+        count = left_out["glob"]
+        why.append(f"{count:,} {'file' if count == 1 else 'files'} left out by --include/--exclude")
+    if left_out["hidden"]:
+        why.append(f"{left_out['hidden']:,} hidden, which --hidden reads")
+    if left_out["output"]:
+        why.append("OUT is not read as an input")
+    if not why:
+        why.append(f"no file in {'it' if len(paths) == 1 else 'them'}")
+    holds = "holds" if len(paths) == 1 else "hold"
+    return f"{where} {holds} no document to {verb} ({'; '.join(why)}): ragchunk reads {readable_formats()}"
 
 
 def _say_problems(problems: Sequence[tuple[str, str]]) -> bool:
@@ -735,7 +793,8 @@ class Progress:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None) -> int:
     """Run the CLI; return the exit code: 0; 2 for a bad flag or value (a usage error); 1 for a
     document that cannot be read or split (missing, unreadable, damaged, not text, empty: the
-    same for every command) or an output that cannot be written; 130 on Ctrl-C; 70 for a bug."""
+    same for every command), PATH that holds no document (an empty folder, every file skipped
+    or left out) or an output that cannot be written; 130 on Ctrl-C; 70 for a bug."""
     out = out or sys.stdout
     stdin = stdin or sys.stdin
     try:

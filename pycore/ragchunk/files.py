@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,10 +43,14 @@ def _matches(source: str, include: Sequence[str], exclude: Sequence[str]) -> boo
 
 
 def find_files(paths: Sequence[str], include: Sequence[str] = (), exclude: Sequence[str] = (),
-               hidden: bool = False) -> tuple[list[Found], list[tuple[str, str]]]:
+               hidden: bool = False, left_out: Counter | None = None) -> tuple[list[Found], list[tuple[str, str]]]:
     """The files ``paths`` name, in order (each folder's files sorted by source), and the
     ``(path, reason)`` of each argument that names nothing readable (the reason the
-    sentence of :func:`cannot_read`, or a clause that follows the path: "named twice ...")."""
+    sentence of :func:`cannot_read`, or a clause that follows the path: "named twice ...").
+
+    ``left_out``, when given, counts what folders held and was not taken, by why: ``"hidden"``
+    (hidden files and folders, a folder counted once) or ``"glob"`` (files that ``include`` /
+    ``exclude`` leave out), so a caller that found nothing can say why."""
     found: list[Found] = []
     problems: list[tuple[str, str]] = []
     for argument in paths:
@@ -56,7 +61,7 @@ def find_files(paths: Sequence[str], include: Sequence[str] = (), exclude: Seque
         shown = shown_name(argument)
         try:
             if path.is_dir():
-                found.extend(_walk(path, include, exclude, hidden, problems))
+                found.extend(_walk(path, include, exclude, hidden, problems, left_out))
             elif path.exists():
                 found.append(Found(shown, path, path.stat().st_size))
             else:
@@ -124,7 +129,7 @@ def same_file(a: Path, b: Path) -> bool:
 
 
 def _walk(root: Path, include: Sequence[str], exclude: Sequence[str], hidden: bool,
-          problems: list[tuple[str, str]]) -> Iterator[Found]:
+          problems: list[tuple[str, str]], left_out: Counter | None = None) -> Iterator[Found]:
     files: list[Found] = []
 
     def refused(err: OSError) -> None:
@@ -133,12 +138,17 @@ def _walk(root: Path, include: Sequence[str], exclude: Sequence[str], hidden: bo
 
     for folder, folders, names in os.walk(root, onerror=refused):
         if not hidden:
+            if left_out is not None:
+                # A hidden folder counts as one, unwalked: .git alone can hold thousands of files.
+                left_out["hidden"] += sum(n.startswith(".") for n in (*names, *folders))
             folders[:] = [f for f in folders if not f.startswith(".")]
             names = [n for n in names if not n.startswith(".")]
         for name in names:
             path = Path(folder, name)
             source = shown_name(path.relative_to(root).as_posix())
             if not _matches(source, include, exclude):
+                if left_out is not None:
+                    left_out["glob"] += 1
                 continue
             try:
                 size = path.stat().st_size

@@ -12,6 +12,9 @@ from .calculator import check_whole
 from .settings import MAX_CHUNK_SIZE
 
 HISTOGRAM_BINS = 10
+# More bins than tokens are never drawn (a bin holds at least one size), so this is the most
+# a histogram over the largest chunk size can have.
+MAX_HISTOGRAM_BINS = MAX_CHUNK_SIZE
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +103,20 @@ def compute_stats(tokens: Sequence[int], overlap_tokens: Sequence[int], size: in
     ...
     ragchunk.errors.RagchunkError: chunk size (0) must be at least 1: enter a larger number
 
+    ``bins`` is the most bins the histogram has (fewer when ``size`` is smaller):
+
+    >>> compute_stats([3], [0], 8, bins=0)
+    Traceback (most recent call last):
+    ...
+    ragchunk.errors.RagchunkError: histogram bins (0) must be at least 1: enter a larger number
+
     Raises :class:`RagchunkError` (a ``ValueError``) naming ``chunk_size``, as
-    :func:`ragchunk.plan` does, for a ``size`` that is not a whole number from 1.
+    :func:`ragchunk.plan` does, for a ``size`` that is not a whole number from 1, and
+    naming ``bins`` for ``bins`` that is not one from 1 to :data:`MAX_HISTOGRAM_BINS`.
     """
     size = check_whole("chunk_size", "chunk size", size, 1, MAX_CHUNK_SIZE)
+    # A bool is an int to Python, but True bins is a mistake, not one bin: check_whole refuses it.
+    bins = check_whole("bins", "histogram bins", bins, 1, MAX_HISTOGRAM_BINS, unit="bins")
     edges = _edges(size, bins)
     counts = [0] * len(edges)
     highs = [high for _, high in edges[:-1]]

@@ -1,10 +1,11 @@
 """The command line against inputs that once lost data or printed a traceback: OUT naming
 an input, file names that are not UTF-8, two files of one source, a text of zero tokens, a
 full disk, an endless input, Ctrl-C outside ``split``'s loop, a decimal comma, UTF-32 and
-BOM-less UTF-16 of other alphabets, a file of front matter alone."""
+BOM-less UTF-16 of other alphabets, a file of front matter alone, PATH that holds no document."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from ragchunk import cli
+from ragchunk.readers.formats import readable_formats
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "pycore")}
@@ -174,3 +176,87 @@ def test_calc_and_tokens_count_the_front_matter_and_say_so(capsys, monkeypatch, 
     with pytest.raises(SystemExit):
         cli.main([command, "--help"])
     assert "front matter (--- or +++ at the start) is counted, though split leaves it out" in capsys.readouterr().out
+
+
+# --- PATH that holds no document ------------------------------------------------------------
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+# Each command that takes files, with the flags it needs, and the verb its sentence says.
+FILE_COMMANDS = {
+    "split": (["--size", "64"], "split"),
+    "calc": (["--size", "64", "--overlap", "0"], "count"),
+    "compare": ([], "compare"),
+    "tokens": ([], "count"),
+    "preview": (["--size", "64", "--overlap", "0"], "preview"),
+}
+
+
+def said(capsys, argv: list[str]) -> tuple[int, str]:
+    code = cli.main(argv, out=io.StringIO())
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", FILE_COMMANDS)
+@pytest.mark.parametrize(("holds", "why"), [({}, "no file in it"), ({"a.png": PNG, "b.md": b""}, "skipped: 1 empty, 1 png")],
+                         ids=["empty", "no document"])
+def test_a_folder_with_no_document_is_one_sentence_and_exit_1_in_every_command(tmp_path, capsys, command, holds, why):
+    # Before, split said "FILE: PATH names no file" and exited 2 (a bad flag's code) for an
+    # empty folder, calc and compare printed zeros and exited 0, and tokens and preview said
+    # "it is a folder; check the path".
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name, data in holds.items():
+        (folder / name).write_bytes(data)
+    flags, verb = FILE_COMMANDS[command]
+    assert said(capsys, [command, str(folder), *flags]) == (
+        1, f"ragchunk: error: {folder} holds no document to {verb} ({why}): ragchunk reads {readable_formats()}\n")
+
+
+@pytest.mark.parametrize("command", ["split", "calc", "compare"])
+def test_files_left_out_are_said_with_the_flag_that_reads_them(tmp_path, capsys, command):
+    folder = tmp_path / "docs"
+    (folder / ".drafts").mkdir(parents=True)
+    (folder / ".drafts" / "a.md").write_text("# Draft\n", encoding="utf-8")
+    (folder / ".notes.md").write_text("# Notes\n", encoding="utf-8")
+    (folder / "guide.md").write_text("# Guide\n", encoding="utf-8")
+    flags, verb = FILE_COMMANDS[command]
+    code, err = said(capsys, [command, str(folder), *flags, "--exclude", "*.md"])
+    assert (code, err) == (1, f"ragchunk: error: {folder} holds no document to {verb} (1 file left out by"
+                              f" --include/--exclude; 2 hidden, which --hidden reads): ragchunk reads"
+                              f" {readable_formats()}\n")
+    assert said(capsys, [command, str(folder), *flags, "--hidden", "--exclude", "guide.md"])[0] == 0
+
+
+def test_split_of_an_empty_folder_leaves_no_out(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    out = tmp_path / "chunks.jsonl"
+    assert said(capsys, ["split", str(tmp_path / "empty"), "--size", "64", "-o", str(out)])[0] == 1
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("command", ["tokens", "preview"])
+def test_tokens_and_preview_given_a_folder_of_documents_say_how_to_name_one(tmp_path, capsys, command):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# A\n\nwords\n", encoding="utf-8")
+    flags, _ = FILE_COMMANDS[command]
+    assert said(capsys, [command, str(tmp_path / "docs"), *flags]) == (
+        1, f"ragchunk: error: {tmp_path / 'docs'} is a folder, and {command} reads one file: name one of its files,"
+           " or give the folder to calc, compare or split\n")
+
+
+def test_help_gives_the_exit_codes_main_returns(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "exit codes: 0 done; 1 a document that cannot be read or split, or PATH that holds no document" in shown
+    assert "2 a bad flag or value; 130 interrupted; 70 a bug in ragchunk" in shown
+
+
+def test_a_folder_that_holds_only_out_says_so(tmp_path, capsys):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "chunks.jsonl").write_text('{"old": "records"}\n', encoding="utf-8")
+    code, err = said(capsys, ["split", str(docs), "--size", "32", "-o", str(docs / "chunks.jsonl")])
+    assert (code, err) == (1, "ragchunk: note: chunks.jsonl is OUT, so it is not read as an input\n"
+                              f"ragchunk: error: {docs} holds no document to split (OUT is not read as an input):"
+                              f" ragchunk reads {readable_formats()}\n")

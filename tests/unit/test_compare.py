@@ -9,6 +9,7 @@ from pathlib import Path
 import ragchunk
 from ragchunk.cli import main
 from ragchunk.compare import compare
+from ragchunk.readers.formats import EXTENSIONS, KINDS, NAMES, readable_formats
 
 DOCS = sorted((Path(__file__).resolve().parents[1] / "data" / "md").glob("*.md"))
 
@@ -49,6 +50,17 @@ def test_the_cli_prints_the_table_and_json(tmp_path):
     assert "fixed" not in out.getvalue()  # the estimate has no token positions for windows
 
 
+def test_the_formats_said_are_every_reader_s():
+    # Before, the sentence said "give text or Markdown files", written before the other readers.
+    said = readable_formats()
+    assert set(NAMES) == set(KINDS), "every reader has a name to be said by"
+    for kind, name in NAMES.items():
+        first = next(extension for extension, of in EXTENSIONS.items() if of == kind)
+        assert f"{name} ({first}" in said, kind
+    for name in ("HTML", "PDF", "Word (.docx)", "EPUB", "Jupyter notebooks (.ipynb)", "reStructuredText (.rst)"):
+        assert name in said
+
+
 def test_a_folder_of_files_that_are_not_documents_has_nothing_to_compare(tmp_path, capsys):
     folder = tmp_path / "images"
     folder.mkdir()
@@ -57,8 +69,8 @@ def test_a_folder_of_files_that_are_not_documents_has_nothing_to_compare(tmp_pat
     (folder / "c.md").write_bytes(b"")
     for json_flag in ([], ["--json"]):
         assert main(["compare", str(folder), *json_flag], out=io.StringIO()) == 1
-        assert capsys.readouterr().err == ("ragchunk: error: PATH: no document to compare (skipped: 1 empty, 2 png):"
-                                           " give text or Markdown files\n")
+        assert capsys.readouterr().err == (f"ragchunk: error: {folder} holds no document to compare (skipped: 1 empty,"
+                                           f" 2 png): ragchunk reads {readable_formats()}\n")
     (folder / "notes.md").write_text("# Notes\n\nSome words to compare.\n", encoding="utf-8")
     assert main(["compare", str(folder)], out=io.StringIO()) == 0
     assert capsys.readouterr().err == ""

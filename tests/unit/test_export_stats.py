@@ -122,6 +122,30 @@ def test_a_bad_size_is_refused_as_plan_refuses_a_bad_chunk_size(size):
     assert caught.value.field == "chunk_size"
 
 
+@pytest.mark.parametrize("bins", BAD_COUNTS, ids=repr)
+def test_bad_bins_are_refused_in_plan_s_words(bins):
+    # Before, 0, negative counts and True drew one bin, and 1.5 or "10" failed inside the
+    # histogram with a TypeError that named nothing.
+    with pytest.raises(RagchunkError) as caught:
+        compute_stats([100, 50], [0, 10], 128, bins=bins)
+    error = caught.value
+    assert error.field == "bins"
+    assert error.code in {"not_a_number", "too_small", "too_large", "not_whole"}
+    with pytest.raises(RagchunkError) as plans:
+        plan(1_000, bins, 0)
+    # The same sentence as plan's for its chunk size, with the field's own name and unit.
+    assert str(error).removeprefix("histogram bins") == str(plans.value).removeprefix("chunk size").replace(
+        "of tokens", "of bins")
+
+
+def test_bins_are_the_most_the_histogram_has():
+    assert len(compute_stats([5], [0], 128, bins=4).histogram) == 4
+    assert len(compute_stats([5], [0], 3, bins=4).histogram) == 3
+    assert len(compute_stats([5], [0], 128, bins=4.0).histogram) == 4  # a whole float, as plan takes it
+    with pytest.raises(RagchunkError, match=r"^histogram bins \(0\) must be at least 1: enter a larger number$"):
+        compute_stats([5], [0], 128, bins=0)
+
+
 def test_a_size_of_zero_makes_no_histogram():
     with pytest.raises(RagchunkError) as caught:
         compute_stats([3, 4], [0, 1], 0)

@@ -640,3 +640,93 @@ def test_the_tokenizer_takes_escapes_nesting_inline_images_and_junk():
         ([b"a)b(c)dA\n"], "Tj"), ([b"Hello"], "Tj"), ([b"\x40"], "Tj"), ([], "q"),
         ([[1, [2, [3]], "/N", {"/K": b"v"}]], "X"), ([], "Q"),
     ]
+
+
+# --- filters ragchunk cannot decode -----------------------------------------------------------
+
+
+def with_filtered_pages(filtered: int, text_pages: int = 2, filter_name: str = "/JBIG2Decode") -> bytes:
+    """``text_pages`` of big_pdf's pages, then ``filtered`` pages whose content stream is
+    compressed with ``filter_name`` (pypdf needs the jbig2dec program or the brotli package)."""
+    writer = PdfWriter()
+    for page in list(pypdf.PdfReader(io.BytesIO(big_pdf(2))).pages)[:text_pages]:
+        writer.add_page(page)
+    for _ in range(filtered):
+        stream = DecodedStreamObject()
+        stream.set_data(b"\x97\x4a\x42\x32\x0d\x0a\x1a\x0a not really JBIG2")
+        stream[NameObject("/Filter")] = NameObject(filter_name)
+        writer.add_blank_page(612, 792)[NameObject("/Contents")] = writer._add_object(stream)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def no_jbig2dec():
+    """As in the browser, and on most machines: pypdf finds no jbig2dec program to call."""
+    with pypdf.apply_configuration(jbig2dec_binary=None):
+        yield
+
+
+def test_a_page_that_needs_jbig2_is_left_out_naming_the_filter_not_cryptography(no_jbig2dec):
+    # Before, this page refused the whole file as "encrypted with AES, which needs the
+    # cryptography package": pypdf raises the same DependencyError for both.
+    data = with_filtered_pages(1)
+    last = pypdf.PdfReader(io.BytesIO(data)).pages[-1]
+    with pytest.raises(pypdf.errors.DependencyError, match="jbig2dec"):
+        last["/Contents"].get_object().get_data()
+    extracted = read(data, "fax.pdf")
+    assert "river" in extracted.text
+    [note] = extracted.notes
+    assert note["code"] == "pdf_pages_filter_unsupported"
+    assert note["message"] == ("1 of 3 pages of fax.pdf uses the JBIG2Decode filter, which ragchunk cannot decode,"
+                               " and was left out (page 3)")
+    assert english(note) == note["message"], "the page says it from web/i18n/en.json"
+    two = read(with_filtered_pages(2), "fax.pdf").notes[0]
+    assert two["message"] == ("2 of 4 pages of fax.pdf use the JBIG2Decode filter, which ragchunk cannot decode,"
+                              " and were left out (pages 3-4)")
+    assert english(two) == two["message"]
+
+
+@pytest.mark.parametrize("text_pages", [0, 1], ids=["every page", "the rest blank"])
+def test_a_pdf_whose_text_all_needs_jbig2_is_refused_naming_the_filter(no_jbig2dec, text_pages):
+    data = with_filtered_pages(2, text_pages=text_pages)
+    if text_pages:
+        # A page with no text beside them: what is left has no text.
+        writer = PdfWriter(clone_from=io.BytesIO(data))
+        writer.pages[0][NameObject("/Contents")] = writer._add_object(DecodedStreamObject())
+        out = io.BytesIO()
+        writer.write(out)
+        data = out.getvalue()
+    with pytest.raises(RagchunkError) as caught:
+        read(data, "fax.pdf")
+    error = caught.value
+    assert (error.field, error.code, error.params) == ("file", "pdf_filter_unsupported",
+                                                       {"name": "fax.pdf", "filter": "JBIG2Decode"})
+    assert str(error) == ("fax.pdf uses the JBIG2Decode filter, which ragchunk cannot decode: export it again from"
+                          " the program that made it, or save it as text")
+    assert "cryptography" not in str(error)
+    assert english(error) == str(error)
+
+
+def test_a_page_that_needs_brotli_is_said_as_such():
+    try:
+        import brotli  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("brotli is installed: pypdf decodes BrotliDecode here")
+    [note] = read(with_filtered_pages(1, filter_name="/BrotliDecode"), "b.pdf").notes
+    assert note["code"] == "pdf_pages_filter_unsupported" and note["params"]["filter"] == "BrotliDecode"
+
+
+def test_missing_aes_and_missing_filters_are_told_apart():
+    from pypdf._crypt_providers import _fallback
+
+    try:
+        _fallback.CryptAES(b"k" * 16).decrypt(b"x" * 32)
+    except pypdf.errors.DependencyError as error:
+        assert pdf_reader._missing_filter(error) is None
+    else:
+        pytest.skip("unreachable: the fallback provider always refuses AES")
+    assert pdf_reader._missing_filter(pypdf.errors.DependencyError("jbig2dec binary is not available.")) == "JBIG2Decode"

@@ -28,6 +28,7 @@ from ragchunk.sizing import TokenSizer
 from ragchunk.structure import Structure
 from ragchunk.tokenizers import TiktokenTokenizer, bpe
 from ragchunk.cli import main
+from ragchunk.readers.formats import readable_formats
 from ragchunk.graphemes import grapheme_spans, is_boundary
 from ragchunk.markdown import heading_paths, parse_blocks
 
@@ -813,7 +814,8 @@ def test_cli_split_file_errors(capsys, tmp_path):
     assert (code, out, err) == (1, "", f"ragchunk: error: {missing} cannot be read: no such file or folder; check the path\n")
     code, out, err = run_cli(capsys, "split", "-", "--size", "10", "--overlap", "0", stdin=b" \n ")
     assert (code, out) == (1, "")
-    assert err == "ragchunk: error: PATH: no document to split (skipped: 1 empty): give text or Markdown files\n"
+    assert err == ("ragchunk: error: standard input holds no document to split (skipped: 1 empty): ragchunk reads"
+                   f" {readable_formats()}\n")
     code, out, err = run_cli(capsys, "split", "-", "--size", "10", "--overlap", "0", "-o",
                              str(tmp_path / "no" / "dir" / "x.jsonl"), stdin=b"text")
     assert code == 2 and err.startswith("ragchunk: error: -o: OUT (") and "check the path" in err

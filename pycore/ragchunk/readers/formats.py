@@ -29,7 +29,7 @@ from ..textio import sniff_kind
 from . import Extracted, ReadOptions
 from .safety import file_error
 
-__all__ = ["KINDS", "read_document", "reader_for"]
+__all__ = ["KINDS", "read_document", "reader_for", "readable_formats"]
 
 # kind -> module of this package that reads it
 KINDS: dict[str, str] = {
@@ -53,10 +53,36 @@ EXTENSIONS: dict[str, str] = {
     ".txt": "text", ".text": "text",
     ".pdf": "pdf",
 }
+# kind -> what a person calls it, in the order messages list them (every kind of KINDS).
+NAMES: dict[str, str] = {
+    "markdown": "Markdown",
+    "text": "text",
+    "html": "HTML",
+    "pdf": "PDF",
+    "docx": "Word",
+    "epub": "EPUB",
+    "ipynb": "Jupyter notebooks",
+    "rst": "reStructuredText",
+}
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ENCRYPTED = "EncryptedPackage".encode("utf-16-le")
 _EPUB_MIMETYPE = b"mimetypeapplication/epub+zip"
 SNIFF = 1024
+
+
+def readable_formats() -> str:
+    """What ragchunk reads, for a message: each kind of :data:`KINDS` by name, with the first
+    of its :data:`EXTENSIONS` (text is read under any name).
+
+    >>> readable_formats()  # doctest: +NORMALIZE_WHITESPACE
+    'Markdown (.md), text (.txt, or any file of text), HTML (.html), PDF (.pdf), Word (.docx),
+    EPUB (.epub), Jupyter notebooks (.ipynb) and reStructuredText (.rst)'
+    """
+    said = []
+    for kind, name in NAMES.items():
+        first = next(extension for extension, of in EXTENSIONS.items() if of == kind)
+        said.append(f"{name} ({first}{', or any file of text' if kind == 'text' else ''})")
+    return ", ".join(said[:-1]) + " and " + said[-1]
 
 
 def reader_for(name: str, data: bytes) -> str:

@@ -10,8 +10,10 @@ and joins words hyphenated across lines.
 Refused with :class:`ragchunk.errors.RagchunkError` (``field="file"``): a PDF without a
 text layer (``pdf_no_text``), one that needs a password (``pdf_encrypted``), one encrypted
 with AES where the ``cryptography`` package is missing, as in Pyodide
-(``pdf_encrypted_aes``), and a damaged or truncated file (``pdf_corrupt``). A PDF whose
-empty user password opens it (permissions only) is read.
+(``pdf_encrypted_aes``), one whose text needs a stream filter ragchunk cannot decode
+(``pdf_filter_unsupported``: JBIG2Decode needs the jbig2dec program, never there in the
+browser; BrotliDecode the brotli package), and a damaged or truncated file (``pdf_corrupt``).
+A PDF whose empty user password opens it (permissions only) is read.
 """
 
 from __future__ import annotations
@@ -76,6 +78,49 @@ def encrypted_aes(name: str) -> RagchunkError:
     )
 
 
+def filter_unsupported(name: str, filters: str) -> RagchunkError:
+    """The error for a PDF whose text is in streams compressed with a filter ragchunk cannot decode."""
+    return RagchunkError(
+        "file",
+        f"{_label(name)} uses the {filters} filter, which ragchunk cannot decode: export it again from the program"
+        " that made it, or save it as text",
+        "pdf_filter_unsupported",
+        {"name": name, "filter": filters},
+    )
+
+
+def _missing_filter(error: BaseException) -> str | None:
+    """The stream filter a pypdf ``DependencyError`` could not apply ("JBIG2Decode"), or None
+    when what is missing is AES for an encrypted file (the cryptography package).
+
+    pypdf raises that one exception for both (and for brotli), so the frames say which: AES is
+    missing inside ``pypdf._crypt_providers``, a filter inside ``pypdf.filters.decode_stream_data``,
+    whose ``filter_name`` names it.
+    """
+    found = None
+    trace = error.__traceback__
+    while trace is not None:
+        frame = trace.tb_frame
+        module = frame.f_globals.get("__name__", "")
+        if module.startswith("pypdf._crypt_providers"):
+            return None
+        if module == "pypdf.filters" and frame.f_code.co_name == "decode_stream_data":
+            found = frame.f_locals.get("filter_name", found)
+        trace = trace.tb_next
+    said = str(error).lower()
+    if found is None and "cryptography" in said:
+        return None
+    if found is None:
+        found = "JBIG2Decode" if "jbig2" in said else "BrotliDecode" if "brotli" in said else "unknown"
+    return str(found).lstrip("/")
+
+
+def _dependency(name: str, error: BaseException) -> RagchunkError:
+    """The error for a ``DependencyError`` that stops the whole file: AES or a filter that is missing."""
+    missing = _missing_filter(error)
+    return encrypted_aes(name) if missing is None else filter_unsupported(name, missing)
+
+
 def no_text(name: str) -> RagchunkError:
     """The error for a PDF whose pages show no text (a scan)."""
     return RagchunkError(
@@ -124,15 +169,15 @@ def _open(data: bytes, name: str) -> Any:
     try:
         reader = PdfReader(BytesIO(bytes(data)), strict=False)
         locked = reader.is_encrypted
-    except DependencyError:
-        raise encrypted_aes(name) from None
+    except DependencyError as error:
+        raise _dependency(name, error) from None
     except Exception as error:  # pypdf raises many kinds for broken files; none may escape
         raise corrupt(name) from error
     if locked:
         try:
             opened = reader.decrypt("")
-        except DependencyError:
-            raise encrypted_aes(name) from None
+        except DependencyError as error:
+            raise _dependency(name, error) from None
         except Exception as error:
             raise encrypted(name) from error
         if opened == PasswordType.NOT_DECRYPTED:
@@ -217,7 +262,7 @@ def read(
 
     Raises:
         RagchunkError: ``pdf_no_text``, ``pdf_encrypted``, ``pdf_encrypted_aes``,
-            ``pdf_corrupt`` (``field="file"``, see the module) or ``pdf_needs_pypdf``
+            ``pdf_filter_unsupported``, ``pdf_corrupt`` (``field="file"``, see the module) or ``pdf_needs_pypdf``
             (pypdf is not installed), or ``progress`` is not callable.
     """
     try:
@@ -238,14 +283,17 @@ def read(
     reader = _open(data, name)
     try:
         total = len(reader.pages)
-    except DependencyError:
-        raise encrypted_aes(name) from None
+    except DependencyError as error:
+        raise _dependency(name, error) from None
     except Exception as error:
         raise corrupt(name) from error
     fonts = FontCache()
     pages: list[list[Line]] = []
     matrices: dict[int, Any] = {}
     unreadable: list[int] = []
+    # Pages whose content needs a filter ragchunk cannot decode, and those filters in order met.
+    undecodable: list[int] = []
+    filters: dict[str, None] = {}
     scanned: list[int] = []
     skipped = 0
     step = max(1, -(-total // _PROGRESS_CALLS))
@@ -258,22 +306,30 @@ def read(
             skipped += shown.skipped_chars
             if not lines and _has_image(page):
                 scanned.append(index + 1)
-        except DependencyError:
-            raise encrypted_aes(name) from None
+        except DependencyError as error:
+            missing = _missing_filter(error)
+            if missing is None:
+                raise encrypted_aes(name) from None
+            lines = []
+            undecodable.append(index + 1)
+            filters[missing] = None
         except Exception:
             lines = []
             unreadable.append(index + 1)
         pages.append(lines)
         if progress is not None and ((index + 1) % step == 0 or index + 1 == total):
             progress(index + 1, total)
-    if total and len(unreadable) == total:
-        raise corrupt(name)
+    filtered = ", ".join(filters)
+    if total and len(unreadable) + len(undecodable) == total:
+        raise filter_unsupported(name, filtered) if undecodable else corrupt(name)
     try:
         outline = _outline(reader, matrices)
-    except DependencyError:
-        raise encrypted_aes(name) from None
+    except DependencyError as error:
+        raise _dependency(name, error) from None
     result = layout(pages, fonts.infos, outline, lines_given=True, keep_contents=options.keep_boilerplate)
     if not result.text.strip() or not result.pages_with_text:
+        if undecodable:
+            raise filter_unsupported(name, filtered)
         if unreadable or fonts.failures:
             raise corrupt(name)
         raise no_text(name)
@@ -290,6 +346,15 @@ def read(
             f"{len(unreadable):,} of {total:,} pages of {label} could not be read and {'was' if one else 'were'} left"
             f" out ({'page' if one else 'pages'} {listed})",
             name=name, count=len(unreadable), total=total, pages=listed,
+        ))
+    if undecodable:
+        listed, one = _page_list(undecodable), len(undecodable) == 1
+        notes.append(_note(
+            "pdf_pages_filter_unsupported",
+            f"{len(undecodable):,} of {total:,} pages of {label} {'uses' if one else 'use'} the {filtered} filter,"
+            f" which ragchunk cannot decode, and {'was' if one else 'were'} left out"
+            f" ({'page' if one else 'pages'} {listed})",
+            name=name, count=len(undecodable), total=total, pages=listed, filter=filtered,
         ))
     if scanned:
         listed, one = _page_list(scanned), len(scanned) == 1
