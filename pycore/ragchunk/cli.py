@@ -138,7 +138,8 @@ def build_parser() -> Parser:
     for name, text in (("tokens", "exact token count of a text"), ("preview", "the first fixed windows of a text")):
         sub = commands.add_parser(name, help=text)
         sub.add_argument("file", metavar="FILE",
-                         help=f"a UTF-8 text file, or - for standard input; {FRONT_MATTER_COUNTED}")
+                         help=f"a document (Markdown, text, HTML, PDF, Word, EPUB, notebook or reStructuredText),"
+                              f" or - for standard input; {FRONT_MATTER_COUNTED}")
         counted = sub.add_mutually_exclusive_group()
         counted.add_argument("--encoding", choices=tokenizer_names(), metavar="E",
                              help=f"one of {', '.join(tokenizer_names())} (default {DEFAULT_ENCODING})")
