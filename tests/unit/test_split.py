@@ -63,7 +63,7 @@ def assert_guarantees(text: str, result, size: int, overlap: int, count, prefix_
     # A leading BOM is not content: it never joins the first word.
     runs = [m.span() for m in _RUN.finditer(" " + text[1:] if text.startswith("\ufeff") else text)]
     run_starts = [a for a, _ in runs]
-    run_counts: dict[tuple[int, int], int] = {}
+    run_counts: dict[tuple[int, int], tuple[int, int]] = {}  # run -> (tokens, room where it starts)
 
     def run_around(pos: int) -> tuple[int, int] | None:
         index = bisect_right(run_starts, pos) - 1
@@ -107,9 +107,12 @@ def assert_guarantees(text: str, result, size: int, overlap: int, count, prefix_
             run = run_around(pos)
             if run is not None:
                 if run not in run_counts:
-                    run_counts[run] = count(text[run[0] : run[1]])
-                room = size - (prefix_tokens(chunk) if prefix_tokens else 0) - context_tokens(chunk, count)
-                assert run_counts[run] > room, (chunk, text[run[0] : run[1]][:80])
+                    # The room that decided the cut is that of the chunk the word starts in
+                    # (met first): a later piece may have other context lines, or none.
+                    room = size - (prefix_tokens(chunk) if prefix_tokens else 0) - context_tokens(chunk, count)
+                    run_counts[run] = (count(text[run[0] : run[1]]), room)
+                tokens, room = run_counts[run]
+                assert tokens > room, (chunk, text[run[0] : run[1]][:80])
         first = _NONSPACE.search(text, chunk.content_start)
         index = bisect_right(block_starts, first.start()) - 1
         if index >= 0 and block_starts[index] == first.start() and blocks[index].kind == "heading":
