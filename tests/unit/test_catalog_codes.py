@@ -152,7 +152,7 @@ def test_plural_notes_read_as_the_core_says_them():
     one = {"code": "boilerplate_dropped", "params": {"name": "a.html", "count": 1}}
     many = {"code": "boilerplate_dropped", "params": {"name": "a.html", "count": 1200}}
     assert english(one) == "a.html: 1 navigation, header, footer or table-of-contents element was left out " \
-                           "(keep_boilerplate keeps them)"
+                           "(--keep-boilerplate on the command line, keep_boilerplate in Python, keeps them)"
     assert english(many).startswith("a.html: 1,200 navigation") and "elements were" in english(many)
     page = ragchunk.readers.formats.read_document(
         b"<html><body><nav>menu</nav><main><h1>T</h1><p>Body text here.</p></main></body></html>", "p.html")

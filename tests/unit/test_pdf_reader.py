@@ -269,7 +269,7 @@ def test_a_pdf_says_how_many_contents_lines_it_left_out():
     notes = [n for n in extracted.notes if n["code"] == "boilerplate_dropped"]
     assert notes == [{"code": "boilerplate_dropped", "params": {"name": "book.pdf", "count": 6},
                       "message": "book.pdf: 6 navigation, header, footer or table-of-contents elements were left out"
-                                 " (keep_boilerplate keeps them)"}]
+                                 " (--keep-boilerplate on the command line, keep_boilerplate in Python, keeps them)"}]
     kept = pdf_reader.read(data, "book.pdf", ReadOptions(keep_boilerplate=True))
     assert "Table of Contents" in kept.text and not [n for n in kept.notes if n["code"] == "boilerplate_dropped"]
 

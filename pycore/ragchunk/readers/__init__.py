@@ -81,9 +81,10 @@ def boilerplate_note(name: str, count: int) -> dict[str, Any]:
     """The ``boilerplate_dropped`` note: ``count`` navigation, header, footer or
     table-of-contents elements of ``name`` were left out.
 
-    >>> boilerplate_note("a.pdf", 1)["message"]
-    'a.pdf: 1 navigation, header, footer or table-of-contents element was left out (keep_boilerplate keeps them)'
+    >>> print(boilerplate_note("a.pdf", 1)["message"])
+    a.pdf: 1 navigation, header, footer or table-of-contents element was left out (--keep-boilerplate on the command line, keep_boilerplate in Python, keeps them)
     """
     message = (f"{name or 'the file'}: {count:,} navigation, header, footer or table-of-contents "
-               f"element{'s were' if count != 1 else ' was'} left out (keep_boilerplate keeps them)")
+               f"element{'s were' if count != 1 else ' was'} left out"
+               " (--keep-boilerplate on the command line, keep_boilerplate in Python, keeps them)")
     return {"code": "boilerplate_dropped", "params": {"name": name, "count": count}, "message": message}
