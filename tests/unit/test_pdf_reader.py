@@ -213,6 +213,17 @@ def test_running_headers_that_name_the_chapter_beside_the_page_number_are_remove
     assert texts[0] == ["A book", "by someone"]
 
 
+def test_the_title_a_running_header_repeats_stays_on_the_first_page():
+    pages = [[Line("Shared MIME-info Database", 72, 400, 700, 25, True), Line("X Desktop Group", 72, 300, 667, 17, True),
+              Line("Introduction text.", 72, 300, 600, 10, False)]]
+    pages += [[Line("Shared MIME-info Database", 72, 250, 733, 10, False),
+               Line(f"Body about {WORDS[n]} that is unique.", 72, 500, 700, 10, False), Line(str(n), 300, 306, 40, 9, False)]
+              for n in range(2, 7)]
+    texts = [[line.text for line in lines] for lines in drop_running_lines(pages)]
+    assert texts[0] == ["Shared MIME-info Database", "X Desktop Group", "Introduction text."]
+    assert all(page == [f"Body about {WORDS[n]} that is unique."] for n, page in zip(range(2, 7), texts[1:]))
+
+
 def test_an_outline_title_without_its_section_number_finds_the_numbered_line():
     lines = [[Line("2 Lakes", 72, 200, 720, 18, True), Line("Lakes hold water.", 72, 300, 690, 11, False),
               Line("2.1 Naming", 72, 200, 660, 14, True), Line("Names are given.", 72, 300, 630, 11, False)]]

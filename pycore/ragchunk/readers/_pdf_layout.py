@@ -227,9 +227,10 @@ def drop_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
     """The pages without running headers and footers and page numbers.
 
     A line among the top or bottom two of a page whose text (digits and roman numerals
-    ignored) recurs at that edge on at least half of the pages with text (two at least)
-    is a running line; so is a page number alone on a page's top or bottom line, and a
-    page's top or bottom line that holds the page's printed number at its start or end
+    ignored) recurs at that edge on at least half of the pages with text (two at least),
+    in the size it has there most often (the title that a header repeats stays on page
+    1), is a running line; so is a page number alone on a page's top or bottom line, and
+    a page's top or bottom line that holds the page's printed number at its start or end
     when another such line at that edge has its size (a header that names the chapter:
     "Chapter 2: Handling 3", "Chapter 3: Utilities 6"; a heading "3 Results" that starts
     page 3 is larger than the headers). A printed number is the page's own when most
@@ -237,6 +238,7 @@ def drop_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
     """
     edges: list[tuple[set[int], set[int]]] = []
     counts: Counter[tuple[int, str]] = Counter()
+    sizes: dict[tuple[int, str], Counter[float]] = defaultdict(Counter)
     for lines in pages:
         order = sorted(range(len(lines)), key=lambda i: -lines[i].y)
         top, bottom = set(order[:_EDGE_LINES]), set(order[-_EDGE_LINES:])
@@ -244,6 +246,11 @@ def drop_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
         for side, indices in enumerate((top, bottom)):
             for key in {_running_key(lines[i].text) for i in indices}:
                 counts[side, key] += 1
+            for i in indices:
+                sizes[side, _running_key(lines[i].text)][round(lines[i].size * 2) / 2] += 1
+    # A running line keeps its size: the same words set larger (the title on page 1 that
+    # the header repeats) are not the header.
+    usual = {key: found.most_common(1)[0][0] for key, found in sizes.items()}
     with_text = sum(1 for lines in pages if lines)
     needed = max(2, int(with_text * _RUNNING_SHARE + 0.999))
     numbered = _numbered_headers(pages, with_text)
@@ -258,7 +265,8 @@ def drop_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
         for side, indices in enumerate((top, bottom)):
             for i in indices:
                 line = lines[i]
-                if counts[side, _running_key(line.text)] >= needed:
+                key = (side, _running_key(line.text))
+                if counts[key] >= needed and abs(line.size - usual[key]) <= 0.15 * usual[key]:
                     drop.add(i)
                 elif line.y in (highest, lowest) and len(lines) > 1 and is_page_number(line.text):
                     drop.add(i)
