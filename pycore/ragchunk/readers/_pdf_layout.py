@@ -45,12 +45,14 @@ PAGE_NUMBER = re.compile(
 LIST_MARKER = re.compile(r"(?:[•◦▪▫‣⁃●○■□∙·*–-]|[0-9]{1,3}[.)]|\([0-9A-Za-z]{1,4}\)|[a-z]\)) ")
 # Digit runs, for comparing running headers whose page number changes.
 DIGITS = re.compile(r"[0-9]+")
-# A page number at the start or end of a running header ("Chapter 2: Handling 3", "4 Libtasn1").
-_EDGE_NUMBER = re.compile(r"([0-9]{1,5}) .*\S|.*\S ([0-9]{1,5})")
+# A page number at the start or end of a running header ("Chapter 2: Handling 3", "4 Libtasn1"),
+# before or after other words (each pattern bounded, tried where it can match only).
+_LEADING_NUMBER = re.compile(r"([0-9]{1,5}) (?=\S)")
+_TRAILING_NUMBER = re.compile(r"(?<=\S) ([0-9]{1,5})\Z")
 # A table-of-contents entry ends with four or more leader dots and a page number (looked
 # for in the line's last characters only, so a long line costs no more than a short one),
 # after a title with a letter in it.
-_TOC_TAIL = re.compile(r"(?:[.·…] ?){4,} ?(?:[0-9]{1,5}|[ivxlcdm]{1,8})\Z", re.IGNORECASE)
+_TOC_TAIL = re.compile(r"(?<![.·…])(?<![.·…] )(?:[.·…] ?){4,}+ ?(?:[0-9]{1,5}|[ivxlcdm]{1,8})\Z", re.IGNORECASE)
 _TOC_TAIL_CHARS = 64
 _LETTER = re.compile(r"[^\W\d_]")
 _TOC_TITLES = frozenset(("contents", "tableofcontents", "содержание", "оглавление", "विषयसूची", "अनुक्रमणिका"))
@@ -284,10 +286,11 @@ def _numbered_headers(pages: list[list[Line]], with_text: int) -> dict[int, list
         ys = [line.y for line in lines]
         for side, y in enumerate((max(ys), min(ys))):
             i = ys.index(y)
-            match = _EDGE_NUMBER.fullmatch(lines[i].text)
+            text = lines[i].text
+            match = _LEADING_NUMBER.match(text) or _TRAILING_NUMBER.search(text, max(0, len(text) - 7))
             if match is None:
                 continue
-            number = match.group(1) or match.group(2)
+            number = match.group(1)
             offset = page + 1 - int(number)
             if offset >= 0:
                 found.append((page, i, side, round(lines[i].size * 2) / 2, offset))
@@ -334,8 +337,10 @@ def drop_contents(pages: list[list[Line]]) -> tuple[list[list[Line]], int]:
 def _is_contents_entry(text: str) -> bool:
     """True for "2.1 Naming . . . . . 3": a title, leader dots, a page number."""
     at = max(0, len(text) - _TOC_TAIL_CHARS)
-    tail = _TOC_TAIL.search(text, at)
-    return tail is not None and _LETTER.search(text, 0, tail.start()) is not None
+    # A slice, not a start position: the pattern's look-behind must not see a leader run
+    # that goes on before the characters looked at.
+    tail = _TOC_TAIL.search(text[at:])
+    return tail is not None and _LETTER.search(text, 0, at + tail.start()) is not None
 
 
 def _norm(text: str) -> str:

@@ -90,7 +90,6 @@ INLINE = re.compile(
     r"|(?<![\w`])`(?P<ref>[^`\n]{1,400})`__?(?!\w)"
     r"|(?<![\w`])(?P<word>[A-Za-z][\w.-]{0,80})__?(?![\w`])"
 )
-EXPLICIT_TITLE = re.compile(r"(.+?)\s*<([^<>]*)>")
 # Roles whose text is code, as Sphinx shows them (the Python, C, C++ and JavaScript domains' and the standard ones).
 _CODE_ROLES = frozenset((
     "mod", "class", "func", "meth", "attr", "exc", "data", "const", "obj", "type", "member", "var", "macro",
@@ -148,18 +147,25 @@ def _render(match: re.Match[str]) -> str:
         if literal is not None:
             return f"`{literal}`"
         if ref is not None:
-            titled = EXPLICIT_TITLE.fullmatch(ref)
-            return titled.group(1) if titled else ref
+            return _title(ref) or ref
         return match.group("word")
     name = role.rsplit(":", 1)[-1].lower()
-    titled = EXPLICIT_TITLE.fullmatch(body)
+    titled = _title(body)
     if titled:
-        body = titled.group(1)
+        body = titled
     elif body[:1] in "~!":
         body = body[1:].rsplit(".", 1)[-1] if body[0] == "~" else body[1:]
     if name in ("rfc", "pep"):
         return f"{name.upper()} {body.split('#', 1)[0].strip()}"
     return f"`{body}`" if name in _CODE_ROLES else body
+
+
+def _title(body: str) -> str:
+    """The explicit title of ``Title <target>`` ("" when ``body`` has none)."""
+    if not body.endswith(">"):
+        return ""
+    at = body.rfind("<")
+    return body[:at].rstrip() if at > 0 and body[at - 1].isspace() else ""
 
 
 def _indent(line: str) -> int:
