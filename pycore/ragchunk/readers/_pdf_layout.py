@@ -246,10 +246,11 @@ def drop_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
         top, bottom = set(order[:_EDGE_LINES]), set(order[-_EDGE_LINES:])
         edges.append((top, bottom))
         for side, indices in enumerate((top, bottom)):
-            for key in {_running_key(lines[i].text) for i in indices}:
+            keys = {i: _running_key(lines[i].text) for i in indices}
+            for key in set(keys.values()):
                 counts[side, key] += 1
-            for i in indices:
-                sizes[side, _running_key(lines[i].text)][round(lines[i].size * 2) / 2] += 1
+            for i, key in keys.items():
+                sizes[side, key][round(lines[i].size * 2) / 2] += 1
     # A running line keeps its size: the same words set larger (the title on page 1 that
     # the header repeats) are not the header.
     usual = {key: found.most_common(1)[0][0] for key, found in sizes.items()}
@@ -379,10 +380,11 @@ def _outline_marks(pages: list[list[Line]], outline: Sequence[OutlineEntry]) -> 
         for entry in entries:
             title = " ".join(entry.title.replace("\u00ad", "").split())
             key = _norm(title)
-            hits = index.get(key, ())
-            found = [hit for hit in hits if not taken.intersection(range(hit[0], hit[0] + hit[1]))]
-            if not found:
-                found = [hit for hit in unnumbered.get(key, ()) if not taken.intersection(range(hit[0], hit[0] + hit[1]))]
+            found = []
+            for hits in (index.get(key, ()), unnumbered.get(key, ())):
+                found = [hit for hit in hits if not taken.intersection(range(hit[0], hit[0] + hit[1]))]
+                if found:
+                    break
             if found:
                 if entry.top is not None:
                     found.sort(key=lambda hit: abs(lines[hit[0]].y + lines[hit[0]].size - entry.top))
