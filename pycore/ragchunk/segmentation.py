@@ -37,8 +37,10 @@ Rules:
     capital or caseless letter, so ``etc. and``, ``Jan. 3``, ``No. 5``, ``ext. 12`` and
     ``Тел. 123-45-67`` stay together while ``etc. The`` splits (``No`` only capitalised:
     ``said no. 5 people`` splits);
-  * ``г. гг. см.`` after a number are units (``1999 г. Потом`` may split), elsewhere
-    prefixes (``г. Москва``, ``см. выше``);
+  * ``см.`` after a number is a unit (``5 см. Потом`` may split), ``г. гг.`` after a
+    number a year, which ends a sentence only before a word that usually opens one, as
+    initials do (``1999 г. Потом`` splits, ``в 2000 г. Путин стал`` does not); elsewhere
+    all three are prefixes (``г. Москва``, ``см. выше``);
   * a time or year after a number (``a.m. p.m. г. гг.``) that closes an opening phrase of
     one word and the number is not a break: ``At 5 a.m. Mr. Smith went``,
     ``В 2010-2012 гг. Виктор посещал``;
@@ -128,6 +130,7 @@ class _Kind(Enum):
     NEVER = "never"
     MAY_END = "may_end"
     UNIT_AFTER_NUMBER = "unit_after_number"
+    YEAR_AFTER_NUMBER = "year_after_number"
     AFTER_WORD = "after_word"
     NEVER_AFTER_WORD = "never_after_word"
 
@@ -149,12 +152,14 @@ def _table() -> Mapping[str, tuple[_Kind, str]]:
         т.д т.п и.т.д и.т.п руб коп тыс млн млрд трлн долл км кг мм мин сек прим
         стр рис табл гл ст кв п.п тел №
     """
-    units = "г гг см"
+    units = "см"
+    years = "г гг"
     after_word = {"д": "т.", "п": "т.", "др": "и", "пр": "и"}
     # The second half of a spaced "т. е." / "т. к." / "т. н."; elsewhere an initial.
     never_after_word = {"е": "т.", "к": "т.", "н": "т."}
     table: dict[str, tuple[_Kind, str]] = {}
-    for words, kind in ((never, _Kind.NEVER), (may_end, _Kind.MAY_END), (units, _Kind.UNIT_AFTER_NUMBER)):
+    for words, kind in ((never, _Kind.NEVER), (may_end, _Kind.MAY_END), (units, _Kind.UNIT_AFTER_NUMBER),
+                        (years, _Kind.YEAR_AFTER_NUMBER)):
         for word in words.split():
             table[word] = (kind, "")
     for word, before in after_word.items():
@@ -235,6 +240,10 @@ def _period_verdict(text: str, ts: int, c: str, k: int, floor: int) -> bool:
         return _capital_like(c)
     if kind is _Kind.UNIT_AFTER_NUMBER:
         return after_number and _capital_like(c)
+    if kind is _Kind.YEAR_AFTER_NUMBER:
+        # "в 2000 г. Путин стал": a name often follows a year inside its sentence, so, as
+        # after initials, only a word that usually opens a sentence makes this an end.
+        return after_number and _starter_at(text, k)
     if kind is _Kind.NEVER_AFTER_WORD:
         return previous.lower() != before and _starter_at(text, k)
     return previous.lower() == before and _capital_like(c)
