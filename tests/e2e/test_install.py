@@ -59,7 +59,8 @@ def test_the_network_really_is_blocked(installed, tmp_path):
     assert probe.returncode != 0 and "network blocked" in probe.stderr
 
 
-@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base", "p50k_base", "r50k_base"])
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base", "p50k_base", "r50k_base", "bert-base-uncased",
+                                      "xlm-roberta"])
 def test_tokens_preview_and_split_need_no_network(installed, tmp_path, encoding):
     sys.path.insert(0, str(ROOT / "pycore"))
     import ragchunk
@@ -82,13 +83,34 @@ def test_tokens_preview_and_split_need_no_network(installed, tmp_path, encoding)
                                              ragchunk.records.Document(str(document), DOCUMENT))
 
 
-def test_the_installed_package_reads_its_tables_from_itself(installed, tmp_path):
+@pytest.mark.parametrize(("model", "limit"), [("bge-small-en-v1.5", 512), ("multilingual-e5-small", 512)])
+def test_a_models_count_limit_and_split_need_no_network(installed, tmp_path, model, limit):
+    sys.path.insert(0, str(ROOT / "pycore"))
+    import ragchunk
+
+    document = tmp_path / "doc.md"
+    document.write_text(DOCUMENT, encoding="utf-8")
+    tokens = run(installed, "tokens", str(document), "--model", model, "--json", cwd=tmp_path)
+    assert tokens.returncode == 0, tokens.stderr
+    counted = json.loads(tokens.stdout)
+    assert counted["model"] == model and counted["limit"] == limit and counted["special_tokens"] == 2
+    assert counted["tokens"] == ragchunk.get_tokenizer(ragchunk.get_model(model).tokenizer).count(DOCUMENT)
+    refused = run(installed, "split", str(document), "--model", model, "--size", str(limit), cwd=tmp_path)
+    assert refused.returncode == 2 and model in refused.stderr and "Traceback" not in refused.stderr
+    split = run(installed, "split", str(document), "--model", model, "--size", "16", "--overlap", "4", cwd=tmp_path)
+    assert split.returncode == 0, split.stderr
+    assert [json.loads(line)["text"] for line in split.stdout.splitlines()] == [
+        c.text for c in ragchunk.split(DOCUMENT, size=16, overlap=4, model=model).chunks]
+
+
+@pytest.mark.parametrize("table", ["tiktoken-cl100k_base", "bert-uncased-vocab", "xlmr-automaton"])
+def test_the_installed_package_reads_its_tables_from_itself(installed, tmp_path, table):
     where = subprocess.run([installed, "-I", "-c", "import ragchunk, ragchunk.tables as t; print(ragchunk.__file__);"
-                            "print(len(t.read('tiktoken-cl100k_base')))"], capture_output=True, text=True, cwd=tmp_path)
+                            f"print(len(t.read({table!r})))"], capture_output=True, text=True, cwd=tmp_path)
     assert where.returncode == 0, where.stderr
     location, size = where.stdout.split()
     assert "site-packages" in location and str(ROOT) not in location
-    assert int(size) > 1_000_000
+    assert int(size) > 100_000
 
 
 def test_a_damaged_table_is_one_line_naming_the_file_and_the_fix(installed, tmp_path):
