@@ -64,6 +64,9 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_INTERNAL = 70
+# calc, preview and split size by --size, or by --model's limit when it is empty.
+SIZE_REQUIRED = "the following arguments are required: --size (or --model, whose limit sets it)"
+PREFIX_HELP = "leave room for the model's document prefix (e5 'passage: ', nomic 'search_document: ')"
 # What --help says; main's docstring and the README say the same.
 EXIT_CODES = ("exit codes: 0 done; 1 a document that cannot be read or split, or PATH that holds no document"
               " (every command alike); 2 a bad flag or value; 130 interrupted; 70 a bug in ragchunk")
@@ -143,11 +146,17 @@ def build_parser() -> Parser:
         counted = sub.add_mutually_exclusive_group()
         counted.add_argument("--encoding", choices=tokenizer_names(), metavar="E",
                              help=f"one of {', '.join(tokenizer_names())} (default {DEFAULT_ENCODING})")
-        counted.add_argument("--model", metavar="M", help="count with this embedding model's tokenizer (see: models)")
+        counted.add_argument("--model", metavar="M",
+                             help="count with this embedding model's tokenizer (see: models)" if name == "tokens" else
+                                  "window for this embedding model: its tokenizer, at most what it reads whole"
+                                  " (see: models)")
         sub.add_argument("--json", action="store_true", help="print JSON")
         if name == "preview":
-            sub.add_argument("--size", metavar="S", required=True, help="chunk size in tokens")
+            sub.add_argument("--size", metavar="S", default="",
+                             help="chunk size in tokens (default with --model: the most the model reads whole, less"
+                                  " its document prefix with --prefix; required without --model)")
             sub.add_argument("--overlap", metavar="O", required=True, help="overlap in tokens")
+            sub.add_argument("--prefix", action="store_true", help=PREFIX_HELP)
             sub.add_argument("--count", metavar="N", default=str(DEFAULT_PREVIEW_WINDOWS),
                              help="windows to show (default %(default)s; 0 for all)")
 
@@ -169,8 +178,7 @@ def build_parser() -> Parser:
     cut.add_argument("--context", metavar="C", default=DEFAULT_CONTEXT,
                      help="headings (the default): give each chunk an embed_text, its heading path then its text,"
                           " counted in --size; none: embed the chunk as it is")
-    cut.add_argument("--prefix", action="store_true",
-                     help="leave room for the model's document prefix (e5 'passage: ', nomic 'search_document: ')")
+    cut.add_argument("--prefix", action="store_true", help=PREFIX_HELP)
     cut.add_argument("-o", metavar="OUT", dest="output", help="write the JSONL here instead of standard output")
     cut.add_argument("--format", choices=["jsonl", "parquet"], default=None,
                      help="jsonl, or parquet (needs -o and pyarrow: pip install ragchunk[parquet]); default: parquet"
@@ -274,7 +282,7 @@ def run_calc(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         if size is not None:
             errors.attempt(check_model_size, model, size)
     elif not args.size.strip():
-        raise UsageError("the following arguments are required: --size (or --model, whose limit sets it)")
+        raise UsageError(SIZE_REQUIRED)
     if args.paths:
         if args.tokens is not None or args.chars is not None:
             raise UsageError("PATH and --tokens/--chars exclude each other: give files or a length, not both")
@@ -465,16 +473,25 @@ def run_tokens(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
 
 
 def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
+    # split's settings, so a model sizes the windows as it sizes split's chunks: an empty --size
+    # is its largest chunk (less its prefix with --prefix) and a larger one is refused.
+    form = {"chunk_size": args.size, "overlap": args.overlap, "prefix": str(args.prefix)}
+    if args.model:
+        form["model"] = args.model
+    else:
+        form["encoding"] = args.encoding or DEFAULT_ENCODING
+    if not args.model and not args.size.strip():
+        raise UsageError(SIZE_REQUIRED)
     errors = ErrorCollector()
-    size = errors.attempt(read_count, "chunk_size", args.size, 1, MAX_CHUNK_SIZE)
-    overlap = errors.attempt(read_count, "overlap", args.overlap, 0, MAX_CHUNK_SIZE - 1)
     count = errors.attempt(read_count, "preview", args.count, 0, 10**9)
-    if size is not None and overlap is not None:
-        errors.attempt(check_chunking, size, overlap)
+    try:
+        options = read_split_form(form)
+    except FormErrors as err:
+        raise _all_errors(err.errors + errors) from None
     if errors:
         raise _all_errors(errors)
     text = read_document(args.file, stdin, "preview", "preview")
-    cut = windows(text, size, overlap, get_tokenizer(counted_by(args)[1]), limit=count or None)
+    cut = windows(text, options.size, options.overlap, get_tokenizer(options.tokenizer), limit=count or None)
     if args.json:
         for window in cut:
             print(json.dumps(window.to_json(), ensure_ascii=False), file=out)
@@ -496,7 +513,7 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     else:
         form["encoding"] = args.encoding or DEFAULT_ENCODING
     if not args.model and not args.size.strip():
-        raise UsageError("the following arguments are required: --size (or --model, whose limit sets it)")
+        raise UsageError(SIZE_REQUIRED)
     options = read_split_form(form)
     jobs = usable_cpus() if args.jobs is None else read_count("jobs", args.jobs, 1, 1024, "processes")
     price = read_price(args.price) if args.price.strip() else None

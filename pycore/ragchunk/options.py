@@ -177,7 +177,8 @@ def read_split_form(form: dict[str, str], *, decimal_comma: bool = False) -> Spl
     if form.get("model"):
         model = attempt(get_model, str(form["model"]))
     raw_size = str(form.get("chunk_size", ""))
-    size = None if model is not None and not raw_size.strip() else attempt(
+    # An empty size asks for the named model's largest: an unknown model is its one error.
+    size = None if form.get("model") and not raw_size.strip() else attempt(
         read_count, "chunk_size", raw_size, 1, MAX_CHUNK_SIZE, "tokens", decimal_comma)
     raw_overlap = str(form.get("overlap", ""))
     overlap = None if not raw_overlap.strip() else attempt(

@@ -15,6 +15,7 @@ import pytest
 from ragchunk import get_tokenizer, plan, tokens_from_chars, windows
 from ragchunk.cli import FLAGS, main
 from ragchunk.fields import FormErrors, read_calc_form
+from ragchunk.models import get_model
 
 ROOT = Path(__file__).resolve().parents[2]
 CALC_KEYS = ["doc_tokens", "chunk_size", "overlap", "chunks", "total_tokens", "repeated_tokens", "repeated_share",
@@ -462,6 +463,63 @@ def test_preview_says_every_bad_value(capsys, text_file):
     assert [line.split(":")[2].strip() for line in err.splitlines()] == ["--size", "--overlap", "--count"]
 
 
+@pytest.mark.parametrize(("model", "prefix", "largest"), [("all-MiniLM-L6-v2", False, 254), ("e5-small-v2", False, 510),
+                                                       ("e5-small-v2", True, 508), ("bge-m3", False, 8190)])
+def test_preview_with_a_model_defaults_to_its_largest_chunk(capsys, tmp_path, model, prefix, largest):
+    # Before, preview required --size whatever the model, so a window could outgrow what it reads.
+    text = TEXT * 30
+    path = tmp_path / "long.md"
+    path.write_bytes(text.encode("utf-8"))
+    argv = ["preview", str(path), "--model", model, "--overlap", "16", "--json", "--count", "0"]
+    code, out, err = run(capsys, *argv + (["--prefix"] if prefix else []))
+    assert (code, err) == (0, "")
+    assert get_model(model).max_chunk_tokens(prefix) == largest
+    cut = [json.loads(line) for line in out.splitlines()]
+    assert cut == [w.to_json() for w in windows(text, largest, 16, get_tokenizer(get_model(model).tokenizer))]
+    assert max(w["tokens"] for w in cut) <= largest
+    if largest < 1000:  # text is longer than the window: the first one is full
+        assert len(cut) > 1 and cut[0]["tokens"] == largest
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--model", "all-MiniLM-L6-v2", "--size", "1000"],
+     "chunk size (1,000) is too large for all-MiniLM-L6-v2: it reads 256 tokens, 2 of them its own special tokens;"
+     " enter at most 254"),
+    (["--model", "e5-small-v2", "--prefix", "--size", "510"],
+     "chunk size (510) is too large for e5-small-v2: it reads 512 tokens, 2 of them its own special tokens and 2 its"
+     " prefix 'passage:'; enter at most 508"),
+])
+def test_preview_with_a_model_refuses_a_size_it_would_truncate(capsys, text_file, flags, message):
+    code, out, err = run(capsys, "preview", str(text_file), *flags, "--overlap", "0")
+    assert (code, out, err) == (2, "", f"ragchunk: error: --size: {message}\n")
+    # The sentence is split's, word for word.
+    assert run(capsys, "split", str(text_file), *flags, "--overlap", "0") == (2, "", err)
+    # The largest itself is accepted.
+    largest = message.rsplit(" ", 1)[1]
+    code, out, err = run(capsys, "preview", str(text_file), *flags[:-1], largest, "--overlap", "0")
+    assert (code, err) == (0, "") and out.startswith("--- window 1: ")
+
+
+@pytest.mark.parametrize(("flags", "line"), [
+    (["--prefix", "--size", "8"],
+     "ragchunk: error: --prefix: prefix needs a model (its document prefix): choose a model or drop the prefix"),
+    (["--model", "no-such-model"], "ragchunk: error: --model: model (no-such-model) is not known: choose one of "),
+])
+def test_preview_says_a_bad_model_or_prefix_in_one_line(capsys, text_file, flags, line):
+    code, out, err = run(capsys, "preview", str(text_file), *flags, "--overlap", "0")
+    assert (code, out) == (2, "")
+    assert err.startswith(line) and len(err.splitlines()) == 1, err
+
+
+def test_preview_help_says_the_size_default_with_a_model(capsys):
+    with pytest.raises(SystemExit):
+        main(["preview", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert ("--size S chunk size in tokens (default with --model: the most the model reads whole, less its document"
+            " prefix with --prefix; required without --model)") in said
+    assert "--prefix leave room for the model's document prefix" in said
+
+
 # --- a real process -------------------------------------------------------------------
 
 
@@ -475,6 +533,17 @@ def test_subprocess_calc():
     done = python_m_ragchunk("calc", "--tokens", "10,000", "--size", "512", "--overlap", "64", "--json")
     assert (done.returncode, done.stderr) == (0, "")
     assert json.loads(done.stdout)["chunks"] == 23
+
+
+def test_subprocess_preview_refuses_a_size_the_model_would_truncate(text_file):
+    # A real process: one line, no traceback, nothing on standard output.
+    done = python_m_ragchunk("preview", str(text_file), "--model", "all-MiniLM-L6-v2", "--size", "1000", "--overlap",
+                             "0")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines() == [
+        "ragchunk: error: --size: chunk size (1,000) is too large for all-MiniLM-L6-v2: it reads 256 tokens, 2 of them"
+        " its own special tokens; enter at most 254"
+    ]
 
 
 def test_subprocess_error_exit():
