@@ -1,6 +1,7 @@
 """Retrieval quality of ragchunk's chunks against fixed windows and peer splitters.
 
-Data: ``/work/shared/data/chunking-evaluation/`` (from brandonstarxel/chunking_evaluation,
+Data: ``../shared/data/chunking-evaluation/`` beside the checkout, or the folder
+``RAGCHUNK_RETRIEVAL_DATA`` names, in the same layout (from brandonstarxel/chunking_evaluation,
 MIT): four corpora (chatlogs, finance, state_of_the_union, wikitexts) and 373 questions
 with answer spans. Measures (see ``retrieval/metrics.py``): the IoU, recall and precision
 of Chroma's report "Evaluating Chunking Strategies for Retrieval", in characters, of the
@@ -10,16 +11,15 @@ in precision and IoU).
 
 Rows, at each target (128, 256, 512 cl100k_base tokens), each without overlap and with
 ``target // 8`` tokens of overlap (16, 32, 64): ragchunk ``split`` by headings, paragraphs
-and sentences with ``context="none"``, and by headings and paragraphs with
-``context="headings"`` (``+context``: indexed by each chunk's ``embed_text``, scored by its
-span); ``ragchunk default`` (``split(text, size=target)``, every setting the library's
+and sentences with ``context="none"``, and the same three with ``context="headings"``
+(``+context``: indexed by each chunk's ``embed_text``, scored by its span); ``ragchunk default`` (``split(text, size=target)``, every setting the library's
 default: by headings, overlap ``target // 8``; indexed by ``embed_text`` when a chunk has
 one); fixed token windows (``ragchunk.windows``); LangChain
 ``RecursiveCharacterTextSplitter.from_tiktoken_encoder``; chonkie ``RecursiveChunker`` (no
 overlap setting); LlamaIndex ``SentenceSplitter``; semantic-text-splitter
 ``MarkdownSplitter`` and ``TextSplitter`` (``from_tiktoken_model("gpt-4")``, cl100k_base).
-Peers are the ``[bench]`` extra (``pip install -e .[bench]``, plus ``bm25s`` and
-``PyStemmer`` for the retriever); missing ones are listed.
+Peers and the retriever (``bm25s``, ``PyStemmer``) are the ``[bench]`` extra
+(``pip install -e .[bench]``); missing ones are listed.
 
 ``--wikitext-headings`` writes the wikitexts corpus's heading lines (`` = = Plot = = ``) as
 Markdown headings of the same depth, padded to the same length (every reference span

@@ -50,7 +50,7 @@ from ragchunk.tables.xlmr import parse_pieces  # noqa: E402
 from ragchunk.tokenizers.unigram import load  # noqa: E402
 
 TARGET_BYTES = 1_000_000
-CORPORA = Path("/work/shared/data/chunking-evaluation/corpora")
+CORPORA = ROOT / "tests" / "data" / "chunking-evaluation" / "corpora"
 
 
 def english() -> str:

@@ -2,5 +2,5 @@
 
 Used by ``bench/bench_retrieval.py``. The measures are those of Chroma's technical report
 "Evaluating Chunking Strategies for Retrieval" (2024), whose data lies in
-``/work/shared/data/chunking-evaluation/`` (see :mod:`retrieval.metrics` for the source).
+``../shared/data/chunking-evaluation/`` (see :mod:`retrieval.metrics` for the source).
 """

@@ -10,11 +10,15 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import os
 import re
 from pathlib import Path
 from typing import NamedTuple
 
-DATA = Path("/work/shared/data/chunking-evaluation")
+# The project's shared data beside the checkout (../shared/data/); RAGCHUNK_RETRIEVAL_DATA
+# names another copy, e.g. a held-out set in the same layout.
+DATA = Path(os.environ.get("RAGCHUNK_RETRIEVAL_DATA")
+            or Path(__file__).resolve().parents[3] / "shared" / "data" / "chunking-evaluation")
 
 
 class Question(NamedTuple):

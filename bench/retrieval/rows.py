@@ -78,8 +78,8 @@ def ragchunk_rows(target: int, overlap: int, levels: tuple[str, ...] = ("heading
 
 
 def context_rows(target: int, overlap: int) -> list[Row]:
-    """``split`` by headings and paragraphs with ``context="headings"``."""
-    return ragchunk_rows(target, overlap, ("headings", "paragraphs"), context="headings")
+    """``split`` at each level with ``context="headings"``."""
+    return ragchunk_rows(target, overlap, context="headings")
 
 
 def default_row(target: int) -> Row:
