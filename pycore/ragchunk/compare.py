@@ -4,11 +4,19 @@ For a person's own documents and one size, overlap and tokenizer, :func:`compare
 row per way of cutting — the calculator's fixed windows, then ``headings``,
 ``paragraphs`` and ``sentences`` — with what each costs and how its chunks read: chunks,
 tokens to embed, cost, chunk size min / median / max, the share of chunks that end in the
-middle of a sentence, and the share that hold a heading line.
+middle of a sentence, and the share that start at a heading.
+
+Every row sees the same text: front matter, which the structural levels never pack, is left
+out of the fixed windows too, so their tokens to embed compare.
 
 A chunk *ends mid-sentence* when its end is neither the end of a sentence (of prose) nor
 the end of a block (code, a table, a list item, a heading). Counts are per document, added
 up over the corpus.
+
+A chunk *starts at a heading* when what is embedded opens with one: its new content (after
+any overlap) opens with a heading line, or, with heading context, it is embedded after its
+heading path. A fixed window has no context: it starts at a heading only when a heading line
+opens it; a heading further inside names just the text after it.
 
 >>> rows = compare([("a.md", "# A\\n\\nOne sentence here. Another one.\\n\\n## B\\n\\nMore.")], size=8, overlap=0)
 >>> [(row.method, row.chunks) for row in rows]
@@ -24,16 +32,17 @@ counts in its size (the default context); without that line:
 
 from __future__ import annotations
 
+import re
 import statistics
 from bisect import bisect_left
 from collections.abc import Generator, Iterable
 from dataclasses import asdict, dataclass
 
 from .calculator import check_price
-from .context import DEFAULT_CONTEXT
+from .context import DEFAULT_CONTEXT, PATH_SEPARATOR
 from .options import SplitOptions
 from .segmentation import sentence_spans
-from .splitter import pack, prepare_text
+from .splitter import Chunk, pack, prepare_text
 from .steps import drive
 from .structure import BY_CHOICES, Structure
 from .windowing import windows_of
@@ -41,6 +50,7 @@ from .windowing import windows_of
 __all__ = ["Comparison", "compare", "compare_steps"]
 
 METHODS: tuple[str, ...] = ("fixed", *BY_CHOICES)
+_NONSPACE = re.compile(r"\S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,29 +107,55 @@ def _ends(text: str, structure: Structure) -> list[int]:
     return ends
 
 
-def _has(points: list[int], start: int, end: int) -> bool:
-    index = bisect_left(points, start)
-    return index < len(points) and points[index] < end
+def _opens_at(points: list[int], text: str, start: int, end: int) -> bool:
+    """Whether the first non-whitespace character of ``text[start:end]`` is one of the sorted ``points``."""
+    found = _NONSPACE.search(text, start, end)
+    if found is None:
+        return False
+    index = bisect_left(points, found.start())
+    return index < len(points) and points[index] == found.start()
+
+
+def _after_path(chunk: Chunk) -> bool:
+    """Whether the chunk is embedded after its heading path (``context="headings"``).
+
+    Its embedding text is the context lines, then its text; the path line comes first and
+    is the path, or the path shortened from the outside in. A table's header line alone is
+    not a heading.
+    """
+    if not chunk.embed_text or not chunk.heading_path:
+        return False
+    first = chunk.embed_text[: len(chunk.embed_text) - len(chunk.text)].partition("\n")[0]
+    path = chunk.heading_path
+    return any(first == PATH_SEPARATOR.join(path[i:]) for i in range(len(path)))
+
+
+def _first_content(text: str, start: int) -> int:
+    """The offset of the first non-whitespace character at or after ``start`` (``len(text)`` when none)."""
+    found = _NONSPACE.search(text, start)
+    return len(text) if found is None else found.start()
 
 
 def compare(documents: Iterable[tuple[str, str]], *, size: int | None = None, overlap: int | None = None,
             tokenizer: object = None, model: str | None = None, price_per_million: float | None = None,
-            context: str = DEFAULT_CONTEXT) -> list[Comparison]:
+            context: str = DEFAULT_CONTEXT, prefix: bool = False) -> list[Comparison]:
     """One :class:`Comparison` per way of cutting (:data:`METHODS`), over every ``(source, text)``.
 
-    Each document is encoded and parsed once; every method packs that preparation.
+    Each document is encoded and parsed once; every method packs that preparation. The
+    settings are a split's (:class:`ragchunk.options.SplitOptions`): with ``prefix``, the
+    size leaves room for ``model``'s document prefix, and a size that does not is refused.
     """
     return drive(compare_steps(documents, size=size, overlap=overlap, tokenizer=tokenizer, model=model,
-                               price_per_million=price_per_million, context=context))
+                               price_per_million=price_per_million, context=context, prefix=prefix))
 
 
 def compare_steps(documents: Iterable[tuple[str, str]], *, size: int | None = None, overlap: int | None = None,
                   tokenizer: object = None, model: str | None = None, price_per_million: float | None = None,
-                  context: str = DEFAULT_CONTEXT) -> Generator[int, None, list[Comparison]]:
+                  context: str = DEFAULT_CONTEXT, prefix: bool = False) -> Generator[int, None, list[Comparison]]:
     """:func:`compare`, yielding the number of documents done after each one."""
     price = check_price(price_per_million)
     tallies = {method: _Tally() for method in METHODS}
-    options = {by: SplitOptions(by, size, overlap, tokenizer, model, context=context) for by in BY_CHOICES}
+    options = {by: SplitOptions(by, size, overlap, tokenizer, model, prefix, context) for by in BY_CHOICES}
     sizing = options["headings"].sizing
     size, overlap = options["headings"].size, options["headings"].overlap
     done = 0
@@ -136,14 +172,18 @@ def compare_steps(documents: Iterable[tuple[str, str]], *, size: int | None = No
             for chunk in pack(prepared, options[by]).chunks:
                 index = bisect_left(ends, chunk.end)
                 tallies[by].add(chunk.embedded_tokens, not (index < len(ends) and ends[index] == chunk.end),
-                                _has(heading_starts, chunk.start, chunk.end))
-        if sizing.tokenizer is not None:
-            encoded = sizing.tokenizer.encode_with_offsets(text)
-            for window in windows_of(text, encoded, size, overlap):
-                end = len(text[: window.end].rstrip())
+                                _after_path(chunk) or _opens_at(heading_starts, text, chunk.content_start, chunk.end))
+        # The windows start where the structural levels do: after the front matter, which is never packed.
+        skip = 0 if structure.front_matter is None else _first_content(text, structure.front_matter.end)
+        if sizing.tokenizer is not None and skip < len(text):
+            body = text[skip:]
+            encoded = sizing.tokenizer.encode_with_offsets(body)
+            for window in windows_of(body, encoded, size, overlap):
+                kept = window.text.rstrip()
+                end = skip + (window.start + len(kept) if kept else len(body[: window.start].rstrip()))
                 index = bisect_left(ends, end)
                 tallies["fixed"].add(window.tokens, not (index < len(ends) and ends[index] == end),
-                                     _has(heading_starts, window.start, window.end))
+                                     _opens_at(heading_starts, text, skip + window.overlap_end, skip + window.end))
         yield done
     # Fixed windows need token positions: the characters-per-token estimate has none.
     return [tallies[method].row(method, price) for method in METHODS

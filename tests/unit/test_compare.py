@@ -6,6 +6,8 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 import ragchunk
 from ragchunk.cli import main
 from ragchunk.compare import compare
@@ -74,3 +76,56 @@ def test_a_folder_of_files_that_are_not_documents_has_nothing_to_compare(tmp_pat
     (folder / "notes.md").write_text("# Notes\n\nSome words to compare.\n", encoding="utf-8")
     assert main(["compare", str(folder)], out=io.StringIO()) == 0
     assert capsys.readouterr().err == ""
+
+
+GUIDE = ("# Guide\n\n" + " ".join(f"Sentence number {n} says a little more about the guide." for n in range(12))
+         + "\n\n## Install\n\nRun the installer. It asks two questions.\n\n## Use\n\n"
+         + " ".join(f"Step {n} is done with care." for n in range(10)) + "\n")
+
+
+def test_the_heading_share_is_of_chunks_that_start_at_a_heading_on_every_row():
+    # Before, it counted heading lines anywhere in a chunk's text: a structural chunk embedded
+    # after its heading path did not count, a fixed window with a heading halfway in did.
+    tokenizer = ragchunk.get_tokenizer()
+    fixed = ragchunk.windows(GUIDE, 48, 0, tokenizer)
+    opens = [w.text.lstrip().startswith("#") for w in fixed]
+    assert any("\n#" in w.text and not o for w, o in zip(fixed, opens, strict=True)), "a window holds a heading late"
+    rows = {row.method: row for row in compare([("guide.md", GUIDE)], size=48, overlap=0)}
+    assert rows["fixed"].with_heading == sum(opens) / len(fixed) < 1
+    for by in ("headings", "paragraphs", "sentences"):
+        chunks = ragchunk.split(GUIDE, by=by, size=48, overlap=0).chunks
+        assert any(not c.text.startswith("#") for c in chunks), by
+        assert rows[by].with_heading == 1.0, by  # every chunk opens with its heading or its path line
+    rows = {row.method: row for row in compare([("guide.md", GUIDE)], size=48, overlap=0, context="none")}
+    assert rows["fixed"].with_heading == sum(opens) / len(fixed)
+    for by in ("headings", "paragraphs", "sentences"):
+        chunks = ragchunk.split(GUIDE, by=by, size=48, overlap=0, context="none").chunks
+        assert rows[by].with_heading == sum(c.text.startswith("#") for c in chunks) / len(chunks) < 1, by
+    # A table's header line repeated before a piece of the table is not a heading.
+    table = "| Plan | Seats |\n|---|---|\n" + "".join(f"| plan {n} | {n * 10} |\n" for n in range(40))
+    rows = {row.method: row for row in compare([("table.md", table)], size=48, overlap=0)}
+    assert [row.with_heading for row in rows.values()] == [0.0] * 4
+
+
+def test_fixed_windows_leave_out_the_front_matter_as_the_structural_rows_do():
+    # Before, fixed windows counted the front matter: 1 chunk of 6 tokens against none.
+    rows = compare([("only.md", "---\ntitle: Only\n---\n")])
+    assert [(row.method, row.chunks, row.tokens) for row in rows] == [(method, 0, 0) for method in
+                                                                      ("fixed", "headings", "paragraphs", "sentences")]
+    body = "Some words here.\n\n## Part\n\nMore words there.\n"
+    alone = {row.method: row for row in compare([("a.md", body)], size=512, overlap=0, context="none")}
+    fronted = {row.method: row for row in compare([("a.md", "---\ntitle: A title\n---\n\n" + body)], size=512,
+                                                  overlap=0, context="none")}
+    assert fronted == alone
+    assert alone["fixed"].tokens == ragchunk.get_tokenizer().count(body)
+
+
+def test_the_prefix_setting_leaves_room_for_the_model_s_document_prefix():
+    model = ragchunk.get_model("e5-small-v2")
+    whole = model.max_chunk_tokens()
+    assert compare([("a.md", GUIDE)], model=model.id, size=whole)[0].chunks > 0
+    with pytest.raises(ragchunk.RagchunkError) as caught:
+        compare([("a.md", GUIDE)], model=model.id, size=whole, prefix=True)
+    assert caught.value.field == "chunk_size"
+    sizes = {row.method: row.max_tokens for row in compare([("a.md", GUIDE * 8)], model=model.id, prefix=True)}
+    assert max(sizes.values()) <= model.max_chunk_tokens(prefix=True) < whole
