@@ -132,6 +132,7 @@ def build_parser() -> Parser:
     versus.add_argument("--price", metavar="P", default="", help="price per million tokens")
     versus.add_argument("--context", metavar="C", default=DEFAULT_CONTEXT,
                         help="headings (the default) or none, as split's --context: heading lines count in each chunk")
+    versus.add_argument("--prefix", action="store_true", help=PREFIX_HELP)
     versus.add_argument("--json", action="store_true", help="print JSON")
     _add_walk_flags(versus)
 
@@ -386,7 +387,7 @@ def _size(count: int) -> str:
 
 def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     form = {"by": "headings", "chunk_size": args.size or ("" if args.model else "512"), "overlap": args.overlap,
-            "context": args.context}
+            "context": args.context, "prefix": str(args.prefix)}
     if args.model:
         form["model"] = args.model
     elif args.chars_per_token is not None:
@@ -411,7 +412,7 @@ def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         if text is not None:
             texts.append((item.source, text))
     rows = compare(texts, size=options.size, overlap=options.overlap, tokenizer=options.tokenizer, model=options.model,
-                   price_per_million=price, context=options.context)
+                   price_per_million=price, context=options.context, prefix=options.prefix)
     if args.json:
         print(json.dumps({"documents": len(texts), "size": options.size, "overlap": options.overlap,
                           "tokenizer": options.sizing.name, "rows": [row.to_json() for row in rows]}), file=out)

@@ -129,3 +129,22 @@ def test_the_prefix_setting_leaves_room_for_the_model_s_document_prefix():
     assert caught.value.field == "chunk_size"
     sizes = {row.method: row.max_tokens for row in compare([("a.md", GUIDE * 8)], model=model.id, prefix=True)}
     assert max(sizes.values()) <= model.max_chunk_tokens(prefix=True) < whole
+
+
+def test_the_cli_and_the_worker_pass_the_prefix_on(tmp_path):
+    model = ragchunk.get_model("e5-small-v2")
+    doc = tmp_path / "a.md"
+    doc.write_text(GUIDE * 8, encoding="utf-8")
+    out = io.StringIO()
+    assert main(["compare", str(doc), "--model", model.id, "--prefix", "--json"], out=out) == 0
+    assert json.loads(out.getvalue())["size"] == model.max_chunk_tokens(prefix=True)
+    assert main(["compare", str(doc), "--model", model.id, "--prefix", "--size", str(model.max_chunk_tokens())],
+                out=io.StringIO()) == 2
+    from ragchunk.api import Workspace
+
+    workspace = Workspace()
+    loaded = json.loads(workspace.handle("load", json.dumps({"name": "a.md"}), GUIDE * 8))
+    for prefix, size in ((True, model.max_chunk_tokens(prefix=True)), (False, model.max_chunk_tokens())):
+        reply = json.loads(workspace.handle("compare", json.dumps({
+            "doc": loaded["result"]["doc"], "model": model.id, "chunk_size": "", "overlap": "", "prefix": prefix})))
+        assert reply["ok"] and reply["result"]["size"] == size, reply

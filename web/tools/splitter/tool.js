@@ -715,7 +715,7 @@ $("download-text").addEventListener("click", async () => save(await extractedTex
 
 async function runCompare() {
   if (!requests.hasDocument) return;
-  const { by, prefix, ...counted } = settings();
+  const { by, ...counted } = settings();
   show($("compare-status"), "compare.busy");
   let reply;
   try {
