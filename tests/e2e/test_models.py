@@ -1,20 +1,25 @@
 """Embedding models in the page: the calculator's model choice (tokenizer, price, vectors,
 storage, the truncation warning), exact counts of the open models' tokenizers (equal to HF
-``tokenizers`` and to CPython's ragchunk), and the splitter sized for a model (every chunk
-within what the model reads; the download equal to ``ragchunk split --model``).
+``tokenizers`` and to CPython's ragchunk), the open models' tables fetched only when a model
+of their family counts a text (with the page saying so meanwhile), and the splitter sized
+for a model (every chunk within what the model reads; the download equal to
+``ragchunk split --model``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import unicodedata
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from pages import CalculatorPage, SplitterPage
 from ragchunk import RagchunkError, SplitOptions, get_model, get_tokenizer, plan, windows
 from ragchunk.models import model_figures
+from ragchunk.settings import form_spec
 from shown import integer, money, number, shown_bytes
 from test_splitter import cli_split
 
@@ -170,6 +175,110 @@ def test_open_models_count_pasted_text_like_hf_tokenizers(page, hf, model_id):
     for seen, window in zip(shown, cut):
         assert (seen["text"], seen["tokens"]) == (window.text, window.tokens)
     assert f"of {len(cut)})" in page.inner_text("#preview-title")
+
+
+# --- the open models' tables, fetched when a model of their family counts ---------------------
+
+# The files of each open tokenizer under the site's assets/tables/, as build.py puts them there.
+FAMILY_TABLES = {name: sorted(t["file"] for t in family["tables"]) for name, family in form_spec()["tokenizers"].items()}
+TABLE_URL = re.compile(r"/assets/tables/[^/]+$")
+TABLES_TEXT = "Retrieval-augmented generation splits documents into chunks. Привет, мир! Это проверка токенизации.\n"
+
+
+def table_of(url: str) -> str | None:
+    """The file name of a request for one of the site's tables, None for any other request."""
+    path = urlsplit(url).path
+    return path.rsplit("/", 1)[1] if TABLE_URL.search(path) else None
+
+
+def tables_requested(watch) -> list[str]:
+    """The tables the page has asked the network for so far (workers' requests too), sorted."""
+    return sorted(name for name in (table_of(r.url) for r in watch.requests) if name)
+
+
+class HeldTables:
+    """Requests for the site's tables, held at the network while shut: a load the page cannot
+    finish before the test has seen what the page shows meanwhile."""
+
+    def __init__(self, context):
+        self.shut = True
+        self.held = []
+        context.route(TABLE_URL, self.arrive)  # after the guard, so tried first
+
+    def arrive(self, route) -> None:
+        if self.shut:
+            self.held.append(route)
+        else:
+            route.fallback()  # on to the guard, which lets the site's own files through
+
+    def release(self) -> None:
+        self.shut = False
+        for route in self.held:
+            route.fallback()
+        self.held.clear()
+
+
+@pytest.fixture
+def held_tables(context):
+    gate = HeldTables(context)
+    yield gate
+    gate.release()
+
+
+def loads_tables_with_progress(page, context, gate: HeldTables, choose, tokenizer: str) -> None:
+    """``choose`` makes the page count with ``tokenizer``: while the network holds its tables,
+    the status line says the page is loading that tokenizer; then they go through."""
+    gate.shut = True
+    with context.expect_event("request", predicate=lambda request: table_of(request.url) is not None):
+        choose()
+    loading = f"Loading the {tokenizer} tokenizer…"
+    page.wait_for_function("text => document.querySelector('#text-status').textContent.startsWith(text)", arg=loading)
+    assert page.is_visible("#text-status"), "the progress is shown"
+    held = sorted(table_of(route.request.url) for route in gate.held)
+    assert held and set(held) <= set(FAMILY_TABLES[tokenizer]), (tokenizer, held)
+    gate.release()
+
+
+def test_the_calculator_fetches_a_familys_tables_only_when_one_of_its_models_counts(page, context, watch, held_tables):
+    bert, xlmr = FAMILY_TABLES["bert-base-uncased"], FAMILY_TABLES["xlm-roberta"]
+    calc = CalculatorPage(page).open()
+    calc.paste(TABLES_TEXT)
+    assert calc.token_count() == get_tokenizer("cl100k_base").count(TABLES_TEXT)
+    assert tables_requested(watch) == [], "no model chosen, no tables"
+
+    calc.after_request(lambda: loads_tables_with_progress(
+        page, context, held_tables, lambda: page.select_option("#model", "bge-small-en-v1.5"), "bert-base-uncased"))
+    assert tables_requested(watch) == bert, "the BERT family's tables, and only they"
+    bert_count = get_tokenizer("bert-base-uncased").count(TABLES_TEXT)
+    assert page.inner_text("#t-tokens") == f"{integer(bert_count)} (bert-base-uncased)"
+    assert not calc.text_status().startswith("Loading"), calc.text_status()
+
+    calc.after_request(lambda: loads_tables_with_progress(
+        page, context, held_tables, lambda: page.select_option("#model", "multilingual-e5-small"), "xlm-roberta"))
+    assert tables_requested(watch) == sorted(bert + xlmr), "XLM-R's tables come with its model, once"
+    count = get_tokenizer("xlm-roberta").count(TABLES_TEXT)
+    assert page.inner_text("#t-tokens") == f"{integer(count)} (xlm-roberta)"
+
+    # A family's tables are fetched once: back to a BERT model, nothing more is asked for.
+    calc.choose_model("all-MiniLM-L6-v2", recount=True)
+    assert page.inner_text("#t-tokens") == f"{integer(bert_count)} (bert-base-uncased)"
+    assert tables_requested(watch) == sorted(bert + xlmr)
+
+
+def test_the_splitter_fetches_a_familys_tables_only_when_one_of_its_models_sizes(page, context, watch, held_tables):
+    bert, xlmr = FAMILY_TABLES["bert-base-uncased"], FAMILY_TABLES["xlm-roberta"]
+    splitter = SplitterPage(page).open()
+    splitter.set("text", TABLES_TEXT)
+    assert splitter.stat("chunks") == "1"
+    assert tables_requested(watch) == [], "no model chosen, no tables"
+
+    for model_id, requested in (("bge-small-en-v1.5", bert), ("multilingual-e5-small", sorted(bert + xlmr))):
+        model = get_model(model_id)
+        splitter.after_request(lambda: loads_tables_with_progress(
+            page, context, held_tables, lambda: page.select_option("#sizer", f"model:{model_id}"), model.tokenizer))
+        assert tables_requested(watch) == requested, model_id
+        assert page.inner_text("#s-tokenizer").startswith(
+            f"Sizes are exact token counts of {model.id} ({model.tokenizer}) of each chunk's final text.")
 
 
 # --- the splitter sized for a model ----------------------------------------------------------
