@@ -7,7 +7,11 @@ lines before it, what a reader of the chunk alone would miss:
   a chunk that opens with a heading gets the path above that heading); a path too long
   for a quarter of the size is shortened from the outside in;
 - the header row (and delimiter row) of a table when the chunk is a piece of a table cut
-  between rows after its first piece — always, since such a piece reads as bare cells.
+  between rows after its first piece, since such a piece reads as bare cells: a table
+  inside a list item or a block quote too (its header lines without the quote marks or
+  indentation). The header is carried whenever it fits with the piece's first row (the
+  piece then holds fewer rows); only a piece whose first row does not fit the size with
+  the header too is embedded without it.
 
 Those lines cost tokens, so the packer is given a smaller budget for the chunk's text
 (:meth:`Context.budget`), and every chunk's embedding text is counted exactly before the
@@ -51,11 +55,12 @@ class Context:
         self.next_cut = next_cut
         self._cost: dict[str, int] = {}
         self._lines: dict[tuple[str, ...], str] = {}
+        self._table_starts = [table[0] for table in structure.tables]
         # Without a heading path (asked for, and some block under one) and without tables no
         # chunk has a prefix: the packer asks ~4 times a chunk. Heading context is the default,
         # so a text without headings must not pay for the path lookups.
         has_paths = headings and any(structure.paths)
-        self._none = not has_paths and all(block.kind != "table" for block in structure.blocks)
+        self._none = not has_paths and not structure.tables
 
     def prefix(self, pos: int) -> str:
         """The lines before the chunk whose new content starts at ``pos`` ("" when none), ending in a line break."""
@@ -65,14 +70,18 @@ class Context:
         if self.headings:
             path = self.structure.path_at(pos)
             index = bisect_right(self.structure.block_starts, pos) - 1
-            if index >= 0 and self.structure.block_starts[index] == pos and self.structure.blocks[index].kind == "heading":
-                path = path[:-1]  # the chunk opens with its own heading: the line names what is above it
+            if index >= 0 and self.structure.block_starts[index] == pos:
+                block = self.structure.blocks[index]
+                if block.kind == "heading" and block.title:
+                    path = path[:-1]  # the chunk opens with its own heading: the line names what is above it
             line = self._path_line(path)
             if line:
                 parts.append(line)
         header = self._table_header(pos)
         if header:
-            parts.append(header)
+            with_header = "".join(part + "\n" for part in (*parts, header))
+            if self.cost(with_header) + self._row_cost(pos) <= self.size:
+                return with_header
         return "".join(part + "\n" for part in parts)
 
     def cost(self, prefix: str) -> int:
@@ -110,7 +119,7 @@ class Context:
         found = self._lines.get(path)
         if found is None:
             limit = self.size // 4
-            kept = list(path)
+            kept = [name for name in path if name]
             # Shortened from the outside in: the nearest headings say the most about the chunk.
             while kept and self.cost(PATH_SEPARATOR.join(kept) + "\n") > limit:
                 kept.pop(0)
@@ -118,20 +127,19 @@ class Context:
         return found
 
     def _table_header(self, pos: int) -> str:
-        structure = self.structure
-        index = bisect_right(structure.block_starts, pos) - 1
+        """The header lines of the table whose rows ``pos`` is in, past its first piece ("" elsewhere)."""
+        index = bisect_right(self._table_starts, pos) - 1
         if index < 0:
             return ""
-        block = structure.blocks[index]
-        if block.kind != "table" or pos >= block.end:
-            return ""
-        text = self.text
-        first_break = text.find("\n", block.start, block.end)
-        header_end = text.find("\n", first_break + 1, block.end) if first_break >= 0 else -1
-        if header_end < 0 or pos <= header_end:
+        _start, header_end, end, header = self.structure.tables[index]
+        if pos >= end or pos <= header_end:
             return ""  # the first piece holds its header itself
-        header = text[block.start : header_end].rstrip()
-        return header if self.cost(header + "\n") <= self.size // 4 else ""
+        return header
+
+    def _row_cost(self, pos: int) -> int:
+        """The tokens of the line (a table row) that ``pos`` is in, from ``pos``."""
+        end = self.text.find("\n", pos)
+        return self.cost(self.text[pos : end if end >= 0 else len(self.text)].rstrip())
 
 
 def _first_nonspace(text: str, start: int, end: int) -> int:

@@ -7,6 +7,13 @@ paragraphs, or sentences (paragraphs, quotes, items, such lines) → spans packe
 word, or line by line (code, tables, HTML). A run of heading lines is glued to the unit
 it introduces, so a chunk never ends on a heading.
 
+Markup without text never makes a chunk of its own: a rule, a heading with no title, a
+block of HTML tags and comments only (``<a name="x"></a>``, ``<p align="center">``,
+``<!-- end -->``), or a section made of nothing else. Such a block travels with the unit
+after it, as a heading does, except a block of closing tags only (``</div>``), which
+joins the unit before it; markup with nothing after it joins the unit before it too. A
+table inside a list item or a block quote is cut between its rows, as a top-level table is.
+
 A paragraph's lines are paragraphs of their own when its lines are not hard-wrapped
 prose: they average at least :data:`UNWRAPPED_LINE` characters (longer than any wrap
 width), or at least half of its line breaks follow a sentence end. Plain text that puts
@@ -21,6 +28,7 @@ knows units only by their span and their level.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable
 from typing import NamedTuple
@@ -34,6 +42,14 @@ __all__ = ["BY_CHOICES", "GLUE", "LINES", "SECTION", "Structure", "TAIL", "UNWRA
 BY_CHOICES: tuple[str, ...] = ("headings", "paragraphs", "sentences")
 # Blocks that are markup only and travel with the unit after them.
 _STICKY_KINDS = frozenset(("heading", "rule"))
+# Blocks that may be nothing but HTML tags and comments (an inline anchor is a paragraph).
+_TAG_KINDS = frozenset(("html", "paragraph"))
+# One HTML tag from its "<" (comments are found with str.find: a lazy pattern backtracks).
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:[ \t\r\n/][^<>]*)?>")
+# What a line of a list or quote starts with before its content: indentation, quote marks, an item marker.
+_CONTAINER = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)?")
+# A GFM delimiter row (its content, trimmed): cells of dashes with optional colons.
+_DELIMITER = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?")
 
 # Unit levels. Levels below WORDS hold units; WORDS and LINES are spans the packer fills
 # word by word or line by line.
@@ -104,6 +120,8 @@ class Structure(NamedTuple):
     section_end: list[int]  # see _section_ends
     front_matter: Block | None = None
     title: str = ""
+    # Every table, top-level or inside a list or quote: (start, end of its delimiter row, end, header lines).
+    tables: tuple[tuple[int, int, int, str], ...] = ()
 
     @classmethod
     def of(cls, text: str) -> Structure:
@@ -122,7 +140,8 @@ class Structure(NamedTuple):
         title = front.title if front is not None else ""
         if title and not any(b.kind == "heading" and b.level == 1 for b in blocks):
             paths = [(title, *path) for path in paths]
-        return cls(blocks, paths, [b.start for b in blocks], _section_ends(blocks), front, title)
+        return cls(blocks, paths, [b.start for b in blocks], _section_ends(blocks), front, title,
+                   _tables(text, blocks))
 
     def path_at(self, offset: int) -> tuple[str, ...]:
         """The heading path in force at code-point ``offset`` (before the first block: the
@@ -131,6 +150,84 @@ class Structure(NamedTuple):
         if block >= 0:
             return self.paths[block]
         return (self.title,) if self.title and self.paths and self.paths[0][:1] == (self.title,) else ()
+
+
+def _tables(text: str, blocks: list[Block]) -> tuple[tuple[int, int, int, str], ...]:
+    """Each table as (start, end of its delimiter row, end, its header and delimiter rows).
+
+    A table inside a list item or a block quote is found on the lines' content (quote marks,
+    indentation and an item marker removed); its header lines are given without them.
+
+    >>> text = "> | a | b |\\n> |---|---|\\n> | 1 | 2 |\\n"
+    >>> _tables(text, parse_blocks(text))
+    ((2, 23, 35, '| a | b |\\n|---|---|'),)
+    """
+    found = []
+    for block in blocks:
+        if block.kind == "table":
+            first = text.find("\n", block.start, block.end)
+            header_end = text.find("\n", first + 1, block.end) if first >= 0 else -1
+            if header_end >= 0:
+                found.append((block.start, header_end, block.end, text[block.start:header_end].rstrip()))
+        elif block.kind in ("list", "quote"):
+            found.extend(_nested_tables(text, block.start, block.end))
+    return tuple(found)
+
+
+def _nested_tables(text: str, start: int, end: int) -> list[tuple[int, int, int, str]]:
+    """The tables among the lines of a list or quote (see :func:`_tables`)."""
+    lines = []  # (content start, content end, line end) of each line
+    pos = start
+    while pos < end:
+        stop = text.find("\n", pos, end)
+        if stop < 0:
+            stop = end
+        content = _CONTAINER.match(text, pos, stop).end()
+        lines.append((content, pos + len(text[pos:stop].rstrip()), stop))
+        pos = stop + 1
+    found = []
+    index = 0
+    while index + 1 < len(lines):
+        head, delimiter = lines[index], lines[index + 1]
+        if ("|" in text[head[0]:head[1]] and _DELIMITER.fullmatch(text, delimiter[0], delimiter[1])
+                and "|" in text[head[0]:head[1]] + text[delimiter[0]:delimiter[1]]):
+            last = index + 1
+            while last + 1 < len(lines) and "|" in text[lines[last + 1][0]:lines[last + 1][1]]:
+                last += 1
+            header = text[head[0]:head[1]] + "\n" + text[delimiter[0]:delimiter[1]]
+            found.append((head[0], delimiter[2], max(lines[last][1], head[0]), header))
+            index = last + 1
+        else:
+            index += 1
+    return found
+
+
+def markup_direction(text: str, start: int, end: int) -> str:
+    """Whether ``text[start:end]`` is only HTML tags and comments: "close" when all its tags
+    close elements (it goes with what precedes), "open" otherwise, "" when it holds text.
+
+    >>> [markup_direction(t, 0, len(t)) for t in ('<a name="x"></a>', "</div>\\n</p>", "<!-- end -->", "<b>Hi</b>")]
+    ['open', 'close', 'open', '']
+    """
+    pos = start
+    closing = True
+    while True:
+        while pos < end and text[pos].isspace():
+            pos += 1
+        if pos >= end:
+            return "close" if closing else "open"
+        if text.startswith("<!--", pos, end):
+            stop = text.find("-->", pos + 4, end)
+            if stop < 0:
+                return ""
+            closing = False
+            pos = stop + 3
+            continue
+        tag = _TAG.match(text, pos, end)
+        if tag is None:
+            return ""
+        closing = closing and text[pos + 1] == "/"
+        pos = tag.end()
 
 
 def _section_ends(blocks: list[Block]) -> list[int]:
@@ -163,6 +260,9 @@ class UnitTree:
         self.glue_limit = glue_limit
         self.blocks = structure.blocks
         self.section_end = structure.section_end
+        self.tables = structure.tables
+        self.table_starts = [table[0] for table in structure.tables]
+        self._markup_of: dict[int, str] = {}
 
     def top(self) -> list[Unit]:
         """The units packed first: sections, blocks or sentences, as ``by`` says."""
@@ -176,12 +276,12 @@ class UnitTree:
             while index < len(blocks):
                 units.append(self._section(index, self.section_end[index]))
                 index = self.section_end[index]
-            return units
+            return self._glue(units)
         if self.by == "paragraphs":
             return self._glue([_unit(b.start, b.end, BLOCK, i) for i, b in enumerate(blocks)])
         units = []
         for index, block in enumerate(blocks):
-            if block.kind in ("paragraph", "quote", "list"):
+            if block.kind in ("paragraph", "quote", "list") and not self._block_markup(index):
                 units.extend(self._sentences(block.start, block.end))
             else:
                 units.append(_unit(block.start, block.end, BLOCK, index))
@@ -218,20 +318,17 @@ class UnitTree:
             return self._glue(units)
         if level == BLOCK:
             block_kind = self.blocks[unit.block].kind
-            if block_kind in ("paragraph", "quote"):
-                lines = self._paragraph_lines(start, end)
-                if lines:
-                    return lines
-                sentences = self._sentences(start, end)
-                return sentences if len(sentences) > 1 else [_unit(start, end, WORDS)]
+            if block_kind == "quote":
+                return self._around_tables(start, end, self._prose)
+            if block_kind == "paragraph":
+                return self._prose(start, end)
             if block_kind == "list":
                 return [_unit(s, e, ITEM) for s, e in list_items(self.text, self.blocks[unit.block])]
             if block_kind in ("code", "table", "html"):
                 return [_unit(start, end, LINES)]
             return [_unit(start, end, WORDS)]
         if level == ITEM:
-            sentences = self._sentences(start, end)
-            return sentences if len(sentences) > 1 else [_unit(start, end, WORDS)]
+            return self._around_tables(start, end, self._item_text)
         if level == SENTENCE:
             return [_unit(start, end, WORDS)]
         if level == TAIL:
@@ -239,7 +336,13 @@ class UnitTree:
             kids = self.children(unit.inner)
             last = kids[-1]
             if last.level >= WORDS:
-                return [*kids[:-1], _unit(last.start, end, last.level)]
+                # Its last word or line and the markup are one unit: the markup is never cut off alone.
+                seg = self._last_segment(last)
+                if seg <= max(last.start, last.stop):
+                    return [*kids[:-1], _unit(last.start, end, last.level, last.block, last.stop)]
+                before = last.start + len(self.text[last.start:seg].rstrip())
+                return [*kids[:-1], _unit(last.start, before, last.level, last.block, last.stop),
+                        _unit(seg, end, SENTENCE)]
             return [*kids[:-1], _unit(last.start, end, TAIL, inner=last)]
         # GLUE: the headings go with the first child of what they introduce.
         kids = self.children(unit.inner)
@@ -250,6 +353,55 @@ class UnitTree:
         if first.level == GLUE:
             return [_unit(start, first.end, GLUE, heads=unit.heads + first.heads, inner=first.inner), *kids[1:]]
         return [_unit(start, first.end, GLUE, heads=unit.heads, inner=first), *kids[1:]]
+
+    def _last_segment(self, span: Unit) -> int:
+        """Where the last word (``WORDS``) or line (``LINES``) of a span starts."""
+        text, start, end = self.text, span.start, span.end
+        pos = end
+        if span.level == WORDS:
+            while pos > start and not text[pos - 1].isspace():
+                pos -= 1
+            return pos
+        pos = max(text.rfind("\n", start, end), text.rfind("\r", start, end)) + 1
+        while pos < end and text[pos].isspace():
+            pos += 1
+        return max(pos, start)
+
+    def _prose(self, start: int, end: int) -> list[Unit]:
+        lines = self._paragraph_lines(start, end)
+        if lines:
+            return lines
+        return self._item_text(start, end)
+
+    def _item_text(self, start: int, end: int) -> list[Unit]:
+        sentences = self._sentences(start, end)
+        return sentences if len(sentences) > 1 else [_unit(start, end, WORDS)]
+
+    def _around_tables(self, start: int, end: int, finer: Callable[[int, int], list[Unit]]) -> list[Unit]:
+        """``finer``'s units of ``text[start:end]``, with each table inside it one span of lines (cut between rows)."""
+        index = bisect_right(self.table_starts, start) - 1
+        if index < 0 or self.tables[index][2] <= start:
+            index += 1
+        units: list[Unit] = []
+        pos = start
+        tables = self.tables
+        while index < len(tables) and tables[index][0] < end:
+            a, _, b, _ = tables[index]
+            # The span starts where the header's line does (its quote marks with it).
+            a = max(self.text.rfind("\n", start, a) + 1, start)
+            a, b = a + len(self.text[a:b]) - len(self.text[a:b].lstrip()), min(b, end)
+            if pos < a and self.text[pos:a].strip():
+                units.extend(finer(pos, pos + len(self.text[pos:a].rstrip())))
+            units.append(_unit(a, b, LINES))
+            pos = b
+            index += 1
+        if not units:
+            return finer(start, end)
+        rest = self.text[pos:end]
+        if rest.strip():
+            skip = len(rest) - len(rest.lstrip())
+            units.extend(finer(pos + skip, end))
+        return units
 
     def _paragraph_lines(self, s: int, e: int) -> list[Unit]:
         """The lines of ``text[s:e]`` as units when they are paragraphs (see the module docstring), else ``[]``.
@@ -301,6 +453,30 @@ class UnitTree:
         """A heading line, or a block that is only markup (a rule): it goes with what follows."""
         return unit.level == BLOCK and self.blocks[unit.block].kind in _STICKY_KINDS
 
+    def _markup(self, unit: Unit) -> str:
+        """"open" or "close" for a block or section of markup without text (see the module
+        docstring; "close": closing tags only), "" for anything else."""
+        if unit.level == BLOCK:
+            return self._block_markup(unit.block)
+        if unit.level != SECTION:
+            return ""
+        kinds = {self._block_markup(index) for index in range(unit.block, unit.stop)}
+        if "" in kinds:
+            return ""
+        return "close" if kinds == {"close"} else "open"
+
+    def _block_markup(self, index: int) -> str:
+        found = self._markup_of.get(index)
+        if found is None:
+            block = self.blocks[index]
+            found = ""
+            if block.kind == "rule" or (block.kind == "heading" and not block.title):
+                found = "open"
+            elif block.kind in _TAG_KINDS and self.est(block.start, block.end) <= 3 * self.glue_limit // 2:
+                found = markup_direction(self.text, block.start, block.end)
+            self._markup_of[index] = found
+        return found
+
     def _glue(self, units: list[Unit]) -> list[Unit]:
         """Join each run of heading lines (and rules) to the unit after it, so a chunk never
         ends on one; a short section intro between a heading and a subsection joins the run.
@@ -316,7 +492,12 @@ class UnitTree:
         limit = self.glue_limit
         est = self.est
         for index, unit in enumerate(units):
-            if self._sticky(unit) or (
+            markup = self._markup(unit)
+            if markup == "close" and out and not heads:
+                last = out.pop()
+                out.append(_unit(last.start, unit.end, TAIL, inner=last))
+                continue
+            if markup or self._sticky(unit) or (
                 heads and unit.level == BLOCK and index + 1 < len(units) and units[index + 1].level == SECTION
                 and est(unit.start, unit.end) <= limit // 2
             ):
@@ -326,13 +507,15 @@ class UnitTree:
                 keep = len(heads)
                 while keep and est(heads[keep - 1].start, heads[-1].end) <= limit:
                     keep -= 1
+                if keep == len(heads) and self._markup(heads[-1]):
+                    keep -= 1  # markup (at most three quarters of a chunk) is never left alone
                 out.extend(heads[:keep])
                 if keep < len(heads):
                     unit = _unit(heads[keep].start, unit.end, GLUE, heads=tuple(heads[keep:]), inner=unit)
                 heads = []
             out.append(unit)
-        if heads and out and all(self.blocks[h.block].kind == "rule" for h in heads if h.level == BLOCK):
-            # Markup at the very end (a closing rule) joins the unit before it.
+        if heads and out and all(self._markup(h) for h in heads):
+            # Markup at the very end (a closing rule, an empty heading) joins the unit before it.
             last = out.pop()
             out.append(_unit(last.start, heads[-1].end, TAIL, inner=last))
         else:

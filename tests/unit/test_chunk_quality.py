@@ -202,3 +202,85 @@ def test_context_reaches_the_records_and_the_cli():
     with pytest.raises(ragchunk.RagchunkError) as caught:
         ragchunk.split("x", size=8, overlap=0, context="titles")
     assert caught.value.field == "context" and "headings" in caught.value.message
+
+
+# --- markup alone, empty headings, tables in containers (audit) ----------------------------
+
+FILLER = "This paragraph has enough words in it to nearly fill a small chunk of text alone here."
+
+
+def _markup_only(text: str) -> bool:
+    stripped = text
+    for piece in ('<a name="install"></a>', '<div align="center">', "</div>", '<p align="center">', "</p>",
+                  "<!-- end -->", '<img src="logo.png" alt="logo">', "#", "-"):
+        stripped = stripped.replace(piece, "")
+    return not stripped.strip()
+
+
+@pytest.mark.parametrize(("text", "size"), [
+    (f"Intro paragraph. {FILLER}\n\n<a name=\"install\"></a>\n## Install\n\n{FILLER}\n", 24),
+    (f"<div align=\"center\">\n\n{FILLER} {FILLER}\n\n</div>\n\n## Next\n\n{FILLER}\n", 32),
+    (f"# Title\n\n{FILLER}\n\n<p align=\"center\">\n  <img src=\"logo.png\" alt=\"logo\">\n</p>\n\n{FILLER}\n\n"
+     f"<p align=\"center\">\n\n{FILLER}\n\n</p>\n\n{FILLER}\n", 32),
+    (f"## Part\n\n{FILLER}\n\n<!-- end -->\n\n## Other\n\n{FILLER}\n", 24),
+    (f"<a name=\"top\"></a>\n\n## Part\n\n{FILLER}\n", 16),
+])
+def test_a_block_of_html_tags_only_never_makes_a_chunk_of_its_own(text, size):
+    for by in ("headings", "paragraphs", "sentences"):
+        chunks = ragchunk.split(text, by=by, size=size, overlap=0).chunks
+        assert not [c.text for c in chunks if _markup_only(c.text)], (by, [c.text for c in chunks])
+        assert_guarantees(text, ragchunk.split(text, by=by, size=size, overlap=0), size, 0, counter_for("cl100k_base"))
+
+
+def test_a_closing_tag_goes_with_what_precedes_and_an_opening_one_with_what_follows():
+    text = f"# Title\n\n{FILLER}\n\n<p align=\"center\">\n\n{FILLER}\n\n</p>\n\n{FILLER}\n"
+    chunks = ragchunk.split(text, size=32, overlap=0).chunks
+    assert [c for c in chunks if c.text.startswith('<p align="center">') and c.text.endswith("</p>")]
+
+
+def test_an_empty_heading_is_never_a_chunk_nor_a_name_in_a_context_line():
+    text = f"# Guide\n\n## Part\n\n{FILLER}\n\n###\n"
+    for size in (24, 32, 64):
+        result = ragchunk.split(text, size=size, overlap=0)
+        assert not [c for c in result.chunks if c.text.strip("# \n") == ""], size
+        assert not [c for c in result.chunks if c.embed_text.startswith((" > ", "\n"))]
+    result = ragchunk.split(f"#\n\n##\n\n###\n\n{FILLER} {FILLER}", size=24, overlap=0)
+    assert not [c for c in result.chunks if c.embed_text.startswith((" > ", "\n"))]
+
+
+def _pieces_with_header(result, header: str) -> tuple[list, list]:
+    table = [c for c in result.chunks if "option_" in c.text or "opt_" in c.text]
+    return table, [c for c in table[1:] if c.embed_text.startswith(header) or f"\n{header}" in c.embed_text]
+
+
+def test_a_table_header_costing_more_than_a_quarter_of_the_size_is_still_carried():
+    header = "| Option name | Description of it | Default value | Required field | Deprecated flag |\n|---|---|---|---|---|\n"
+    text = "# Guide\n\n" + header + "".join(
+        f"| opt_{i} | what option {i} does to the tool | {i * 7} | yes | no |\n" for i in range(30))
+    result = ragchunk.split(text, size=64, overlap=0)
+    table, carried = _pieces_with_header(result, header)
+    assert len(table) > 3 and len(carried) == len(table) - 1
+    assert_guarantees(text, result, 64, 0, counter_for("cl100k_base"))
+
+
+def test_a_header_that_cannot_fit_with_any_row_is_left_out():
+    header = "| " + " | ".join(f"column {i} name" for i in range(12)) + " |\n|" + "---|" * 12 + "\n"
+    text = header + "".join("| " + " | ".join(f"v{i}{j} word" for j in range(12)) + " |\n" for i in range(6))
+    result = ragchunk.split(text, size=64, overlap=0, context="none")
+    assert all(row.startswith("|") and row.endswith("|") for c in result.chunks for row in c.text.splitlines())
+    assert all(not c.embed_text for c in result.chunks)
+
+
+@pytest.mark.parametrize("prefix", ["   ", "> "])
+def test_a_table_in_a_list_item_or_a_quote_is_cut_between_rows_and_carries_its_header(prefix):
+    opener = "1. Settings:\n\n" if prefix == "   " else "> The settings:\n>\n"
+    text = ("# Guide\n\n" + opener + f"{prefix}| Name | Meaning |\n{prefix}|---|---|\n"
+            + "".join(f"{prefix}| option_{i} | what option {i} does to the tool |\n" for i in range(30)) + "\nAfter.\n")
+    result = ragchunk.split(text, size=96, overlap=0)
+    table, carried = _pieces_with_header(result, "| Name | Meaning |\n|---|---|\n")
+    assert len(table) > 3
+    for chunk in table:
+        rows = [line for line in chunk.text.splitlines() if "option_" in line]
+        assert all(row.rstrip().endswith("|") and row.lstrip("> ").startswith("| option_") for row in rows), chunk.text
+    assert len(carried) == len(table) - 1
+    assert_guarantees(text, result, 96, 0, counter_for("cl100k_base"))
