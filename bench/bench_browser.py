@@ -15,7 +15,15 @@ with the reference it is measured against in the same run:
 - the page's longest main-thread task while a 10 MB file is split and its result drawn
   vs the page's longest task while it boots;
 - a re-split of that file after a size change vs its first split (from the drop);
-- what each open tokenizer family fetches when first chosen, raw and gzip;
+- counting 1 MB with each open model's tokenizer (bert-base-uncased, xlm-roberta) vs the
+  tiktoken WASM encoder (cl100k_base, from JS) on the same text in the same worker, cold (a
+  new tokenizer, its word cache empty) and warm (the same one again): the sizing interface
+  (``count``) and the page's own request (load, analyze, drop); best-of MB/s and the median
+  of per-step paired ratios (each step against the mean of the WASM encodes just before and
+  just after it), on bench_unigram.py's two texts (English Markdown; words glued from XLM-R's
+  pieces, half NFD);
+- what each open tokenizer family fetches when first chosen (measured in the worker, and
+  raw and gzip from dist/), and how long fetching, checking and building take;
 - bytes transferred on a first visit, raw and gzip.
 
     python3 bench/bench_browser.py [--runs 5] [--json bench/out/browser.json]
@@ -208,6 +216,62 @@ def measure_long_tasks(browser, base_url, text):
             "first_split_ms": first_ms, "resplit_ms": resplit_ms}
 
 
+OPEN_FAMILIES = ("bert-base-uncased", "xlm-roberta")
+# The issue's floors: counting in the browser at this fraction of the tiktoken WASM encoder's speed.
+FLOORS = {"bert-base-uncased": 0.5, "xlm-roberta": 0.2}
+# In the order each run takes them, each between two WASM encodes of the same text.
+STEPS = ("count_cold", "count_warm", "analyze_cold", "analyze_warm")
+
+
+def measure_open_tokenizers(browser, base_url, runs):
+    """The open tokenizers vs the WASM encoder in one worker (harness/bench_tokenizers.js),
+    on bench_unigram.py's texts; every count checked against CPython's."""
+    from bench_unigram import english, multilingual
+    from ragchunk.tokenizers import unigram, wordpiece
+
+    texts = {"english": english(), "multilingual": multilingual()}
+    context, page = new_page(browser, base_url)
+    page.goto("./bench.html")
+    page.wait_for_function("() => window.benchReady")
+    reply = page.evaluate(
+        """data => new Promise(resolve => {
+            const worker = new Worker('bench_tokenizers.js', {type: 'module'});
+            worker.onmessage = ({data: reply}) => { worker.terminate(); resolve(reply); };
+            worker.onerror = (event) => resolve({ok: false, error: event.message || 'the worker could not start'});
+            worker.postMessage(data);
+        })""",
+        {"texts": texts, "families": list(OPEN_FAMILIES), "runs": runs},
+    )
+    context.close()
+    assert reply["ok"], reply.get("error")
+    result = reply["result"]
+    loaders = {"bert-base-uncased": wordpiece.load, "xlm-roberta": unigram.load}
+    summary = {"boot_s": result["boot"], "texts": {}, "families": {}, "seconds": result}
+    for family in OPEN_FAMILIES:
+        summary["families"][family] = {
+            **result["families"][family]["tables"],
+            "built_again": min(t for figures in result["families"][family]["texts"].values() for t in figures["build"]),
+        }
+    for name, text in texts.items():
+        mb = len(text.encode("utf-8")) / 1e6
+        wasm = mb / min(result["wasm"][name])
+        rows = {}
+        for family in OPEN_FAMILIES:
+            figures = result["families"][family]["texts"][name]
+            cpython_tokens = loaders[family]().count(text)
+            assert figures["tokens"] == cpython_tokens, (family, name, figures["tokens"], cpython_tokens)
+            for step in STEPS:
+                timing = figures["steps"][step]
+                rows[f"{family} {step}"] = {
+                    "mb_s": mb / min(timing["seconds"]),
+                    "best_ratio": mb / min(timing["seconds"]) / wasm,
+                    "paired_ratio": median([ref / sec for ref, sec in zip(timing["reference"], timing["seconds"])]),
+                }
+            summary["families"][family].setdefault("tokens", {})[name] = figures["tokens"]
+        summary["texts"][name] = {"mb": mb, "wasm_mb_s": wasm, "wasm_tokens": figures["wasm_tokens"], "rows": rows}
+    return summary
+
+
 def table_downloads(dist: Path) -> dict[str, dict[str, int]]:
     """What the page fetches for each open tokenizer family when it is first chosen, raw and gzip."""
     from ragchunk.settings import form_spec
@@ -230,6 +294,25 @@ def measure_cpython(text, runs):
         count = tokenizer.count(text)
         times.append((time.perf_counter() - start) * 1000)
     return {"ms": median(times), "tokens": count}
+
+
+def print_open_tokenizers(summary, runs):
+    print(f"open tokenizers vs tiktoken WASM (cl100k_base, encode_ordinary from JS), one worker, {runs} runs "
+          f"(its engine booted in {summary['boot_s']:.1f} s); MB/s best-of; x WASM: best-of / median of paired steps")
+    print("  count: tokenizer.count (cold: a new tokenizer, its word cache empty; warm: the same again);"
+          " analyze: the page's load + analyze + drop requests (cold: a new tokenizer in the registry)")
+    for name, text in summary["texts"].items():
+        print(f"  {name} {text['mb']:.2f} MB: tiktoken WASM {text['wasm_mb_s']:.2f} MB/s "
+              f"({text['wasm_tokens']:,} tokens)")
+        for label, row in text["rows"].items():
+            family, step = label.split(" ")
+            floor = f"  (issue's floor {FLOORS[family]:.1f}x)" if step.startswith("count") else ""
+            print(f"    {family:<18} {step.replace('_', ' '):<13} {row['mb_s']:6.2f} MB/s  {row['best_ratio']:5.2f}x /"
+                  f" {row['paired_ratio']:5.2f}x{floor}")
+    for family, seen in summary["families"].items():
+        counts = ", ".join(f"{name} {tokens:,}" for name, tokens in seen["tokens"].items())
+        print(f"  {family} tokens (= CPython's count): {counts}; fresh tokenizer from the read tables "
+              f"{seen['built_again'] * 1000:.0f} ms")
 
 
 def main() -> int:
@@ -262,6 +345,7 @@ def main() -> int:
             splitting = in_bench_worker(browser, base_url, "split", markdown, args.runs)
             big, _ = markdown_corpus(10 * MB)
             long_tasks = measure_long_tasks(browser, base_url, big)
+            open_tokenizers = measure_open_tokenizers(browser, base_url, args.runs)
             browser.close()
         server.shutdown()
     cpython = measure_cpython(text, args.runs)
@@ -277,6 +361,7 @@ def main() -> int:
         "offline_visit": offline_visit,
         "long_tasks": long_tasks,
         "tables": tables,
+        "open_tokenizers": open_tokenizers,
     }
     direct = throughput["directMs"]
     print(f"text: {mb:.2f} MB, {throughput['tokens']:,} tokens (cl100k_base); same count on every path: "
@@ -301,6 +386,13 @@ def main() -> int:
     for family, size in tables.items():
         print(f"tables of {family:<18} {size['raw_bytes']:,} bytes raw, {size['gzip_bytes']:,} gzip, "
               f"{size['files']} files, fetched when a model of the family is first chosen")
+        seen = open_tokenizers["families"].get(family)
+        if seen:
+            print(f"  ... in the page: {len(seen['files'])} files, {seen['transfer_bytes']:,} bytes transferred "
+                  f"({seen['body_bytes']:,} body; this server does not compress), fetched and hash-checked in "
+                  f"{seen['fetched'] * 1000:.0f} ms, module imported {seen['imported'] * 1000:.0f} ms, "
+                  f"first tokenizer built {seen['built'] * 1000:.0f} ms")
+    print_open_tokenizers(open_tokenizers, args.runs)
     t = boot["transfer"]
     print(f"first visit transfer       {t['raw_bytes']:,} bytes raw, {t['gzip_bytes']:,} gzip, {t['files']} files")
     o = offline_visit
