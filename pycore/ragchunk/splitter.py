@@ -327,9 +327,9 @@ class _Emitter:
         size = options.size
         text, structure = self.text, self.structure
         tree = UnitTree(text, structure, options.by, sizer.est, size // 2)
-        has_tables = any(block.kind == "table" for block in structure.blocks)
         context = None
-        if options.context == "headings" or has_tables:
+        # Tables (in lists and quotes too) carry their header into later pieces whatever the context.
+        if options.context == "headings" or structure.tables:
             tokenizer = options.sizing.tokenizer
             count = tokenizer.count if tokenizer is not None else (lambda part: _count_of(sizer, part))
             context = Context(text, structure, size, options.context == "headings", count,

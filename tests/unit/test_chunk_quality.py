@@ -271,12 +271,13 @@ def test_a_header_that_cannot_fit_with_any_row_is_left_out():
     assert all(not c.embed_text for c in result.chunks)
 
 
+@pytest.mark.parametrize("context", ["headings", "none"])
 @pytest.mark.parametrize("prefix", ["   ", "> "])
-def test_a_table_in_a_list_item_or_a_quote_is_cut_between_rows_and_carries_its_header(prefix):
+def test_a_table_in_a_list_item_or_a_quote_is_cut_between_rows_and_carries_its_header(prefix, context):
     opener = "1. Settings:\n\n" if prefix == "   " else "> The settings:\n>\n"
     text = ("# Guide\n\n" + opener + f"{prefix}| Name | Meaning |\n{prefix}|---|---|\n"
             + "".join(f"{prefix}| option_{i} | what option {i} does to the tool |\n" for i in range(30)) + "\nAfter.\n")
-    result = ragchunk.split(text, size=96, overlap=0)
+    result = ragchunk.split(text, size=96, overlap=0, context=context)
     table, carried = _pieces_with_header(result, "| Name | Meaning |\n|---|---|\n")
     assert len(table) > 3
     for chunk in table:
