@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragchunk.errors import RagchunkError
-from ragchunk.markdown import BLOCK_KINDS, Block, heading_paths, list_items, parse_blocks
+from ragchunk.markdown import BLOCK_KINDS, Block, front_matter, heading_paths, list_items, parse_blocks
 
 FIXTURES = sorted((Path(__file__).resolve().parents[1] / "data" / "md").glob("*.md"))
 
@@ -540,6 +541,170 @@ def test_heading_paths_ignore_hash_lines_in_code() -> None:
 
 def test_heading_paths_of_nothing() -> None:
     assert heading_paths([]) == []
+
+
+# Front matter ---------------------------------------------------------------------------
+
+
+def front(text: str) -> tuple[str, str] | None:
+    """(the front matter's source, its title), checked to agree with parse_blocks; None when there is none."""
+    found = front_matter(text)
+    blocks = parse_blocks(text)
+    if found is None:
+        assert all(b.kind != "front_matter" for b in blocks)
+        return None
+    assert blocks[0] == found
+    assert all(b.kind != "heading" or b.start > found.end for b in blocks)
+    return text[found.start : found.end], found.title
+
+
+@pytest.mark.parametrize("key", ["Last Modified: 2024-01-01", "og.image: x.png", '"key": v', "'key': v",
+                                 '"a: b": c', "sidebar_position: 2", "x-robots: none", "pubDate: 2024-01-01"])
+def test_yaml_front_matter_keys_may_have_spaces_dots_or_quotes(key) -> None:
+    text = f"---\ntitle: Doc\n{key}\n---\n\nBody text.\n"
+    assert front(text) == (f"---\ntitle: Doc\n{key}\n---", "Doc")
+    assert shape(text)[1:] == [para("Body text.")]
+
+
+@pytest.mark.parametrize("body", [
+    'tags = [\n  "a",\n  "b",\n]',  # an array closed in column 0
+    "[params]\n  draft = false\n  title = 'not the page title'",
+    '[[menu.main]]\n  name = "Docs"\n  weight = 1\n[[menu.main]]\n  name = "Blog"',
+    "# a comment\n\n  # an indented comment",
+    'description = """\nA long\n[description]\n"""',
+    "notes = '''\n= raw\n'''",
+    'site.author.name = "A"\n"quoted key" = 1\nempty = {}',
+    "point = { x = 1, y = 2 }\ndate = 2024-01-01T10:00:00Z",
+    'title = "Again"',  # a duplicate key: tomllib refuses it, the line reader still reads it
+    'x = [\n  [1, 2],\n  ["]", "["],\n]  # nested, brackets in strings',
+])
+def test_toml_front_matter_with_tables_arrays_comments_and_multi_line_strings(body) -> None:
+    text = f'+++\ntitle = "Doc"\n{body}\n+++\n\nBody text.\n'
+    assert front(text) == (f'+++\ntitle = "Doc"\n{body}\n+++', "Doc")
+    assert shape(text)[1:] == [para("Body text.")]
+
+
+REAL_FRONT_MATTER = {
+    "jekyll": "---\nlayout: post\ntitle:  \"Welcome to Jekyll!\"\ndate:   2024-01-01 10:00:00 +0100\n"
+              "categories: jekyll update\npermalink: /:categories/:year/:title/\n---",
+    "hugo-yaml": "---\ntitle: 'My First Post'\ndate: 2024-01-01T08:00:00-07:00\ndraft: true\n"
+                 "tags:\n  - go\n  - hugo\nresources:\n- src: \"images/*.jpg\"\n  title: \"Image #:counter\"\n---",
+    "hugo-toml": "+++\ntitle = 'My First Post'\ndate = 2024-01-01T08:00:00-07:00\ndraft = true\n"
+                 "tags = ['go', 'hugo']\n[params]\n  author = 'A'\n[[cascade]]\n  [cascade.params]\n"
+                 "    banner = 'x.jpg'\n+++",
+    "docusaurus": "---\nid: intro\ntitle: Getting started\nsidebar_label: Start\nsidebar_position: 1\n"
+                  "slug: /\nhide_table_of_contents: true\nkeywords:\n  - docs\n  - docusaurus\n"
+                  "image: https://example.com/x.png\n---",
+    "mkdocs": "---\ntitle: Material # the page title\ndescription: >-\n  A long description\n"
+              "  on two lines\nhide:\n  - navigation\n  - toc\nsearch:\n  boost: 2\n---",
+    "astro": "---\nlayout: ../../layouts/Post.astro\ntitle: \"Astro: the page\"\npubDate: 2024-01-01\n"
+             "author: 'Astro Learner'\nimage:\n    url: 'https://docs.astro.build/assets/x.png'\n"
+             "    alt: 'The Astro logo.'\ntags: [\"astro\", \"blogging\"]\n---",
+    "pandoc": "---\ntitle: |\n  A literal\n  title\nabstract: |\n  Some text: here.\n\n  # not a heading\n...",
+}
+
+
+@pytest.mark.parametrize(("name", "title"), [
+    ("jekyll", "Welcome to Jekyll!"), ("hugo-yaml", "My First Post"), ("hugo-toml", "My First Post"),
+    ("docusaurus", "Getting started"), ("mkdocs", "Material"), ("astro", "Astro: the page"),
+    ("pandoc", "A literal title"),
+])
+def test_real_front_matter_of_site_generators(name, title) -> None:
+    head = REAL_FRONT_MATTER[name]
+    text = head + "\n\n## Section\n\nText.\n"
+    assert front(text) == (head, title)
+    assert shape(text)[1:] == [h(2, "Section", "## Section"), para("Text.")]
+
+
+@pytest.mark.parametrize(("value", "title"), [
+    ("Doc # note", "Doc"),
+    ("'Doc # not a note' # note", "Doc # not a note"),
+    ('"Doc # not a note"', "Doc # not a note"),
+    ("'It''s'", "It's"),
+    (r'"a \"b\""', 'a "b"'),
+    (r'"caf\u00e9\tbar"', "café bar"),
+    ("Doc#1", "Doc#1"),
+    (">\n  A folded\n  title\n", "A folded title"),
+    ("|-\n  A literal\n\n  title", "A literal title"),
+    (">2 # a comment\n   Indented", "Indented"),
+    ("A plain title\n  that goes on", "A plain title that goes on"),
+    ("\n  On the next line", "On the next line"),
+    ("'Quoted\n  over lines'", "Quoted over lines"),
+    ("!!str 1984", "1984"), ("&anchor !!str Tom & Jerry", "Tom & Jerry"),
+    ("1984", "1984"),  # a scalar as written, as the site generators show it
+    ("[a, b]", ""), ("{a: b}", ""), ("~", ""), ("null", ""), ("", ""), ("# only a comment", ""),
+    ("\n  - a\n  - b", ""), ("\n- a\n- b", ""), ("\n  en: Doc\n  fr: Doc", ""), ("*alias", ""),
+])
+def test_yaml_title_values(value, title) -> None:
+    text = f"---\ntitle: {value}\ndraft: false\n---\nBody.\n"
+    assert front(text)[1] == title
+
+
+@pytest.mark.parametrize(("value", "title"), [
+    ('"Doc" # c', "Doc"),
+    ("'Doc # not a note'", "Doc # not a note"),
+    (r'"a \"b\" \u00e9"', 'a "b" é'),
+    (r"'C:\path'", r"C:\path"),
+    ('"""\nA multi-line\ntitle"""', "A multi-line title"),
+    ("'''x'''", "x"),
+    ('"""x""" # c', "x"),
+    ("['a', 'b']", ""), ("{ a = 'b' }", ""), ("1984", ""), ("true", ""),
+])
+def test_toml_title_values(value, title) -> None:
+    text = f"+++\ntitle = {value}\n[params]\ntitle = 'not this'\n+++\nBody.\n"
+    assert front(text)[1] == title
+    # The line reader, used when tomllib refuses the front matter, reads the same title.
+    refused = f"+++\ntitle = {value}\nkey = 1\nkey = 2\n+++\nBody.\n"
+    assert front(refused)[1] == title
+
+
+@pytest.mark.parametrize("text", [
+    "---\n\nSome prose here.\nMore prose.\n\n---\n\nText.\n",  # a rule, prose, a rule
+    "---\nSome prose: with a colon.\nAnd a second line.\n---\n",
+    "---\nthis is prose: with a colon and more words\n---\n",  # no key without spaces
+    "---\n- a list\n- between rules\n---\n",
+    "---\n    indented code\n---\n",
+    "---\n# A heading\n---\n",  # comments alone
+    "---\n[link]: https://example.com\n---\n",
+    "---\n> a quote: here\n---\n",
+    "---\n| a: b |\n---\n",
+    "---\ntitle: x\n  \n\nprose at the left margin\n---\n",
+    "+++\nSome prose\n+++\n",
+    "+++\ntitle = 'x'\nand prose\n+++\n",
+    "---\ntitle: x\n" + "y: z\n" * 3000 + "---\n",  # closed too late
+])
+def test_markdown_that_opens_with_a_rule_is_not_front_matter(text) -> None:
+    assert front(text) is None
+    assert parse_blocks(text)[0].kind in ("rule", "paragraph", "heading", "list")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["---\n", "+++\n"]),
+       st.lists(st.text(alphabet=" \t-+#:=[]{}\"'\\|>!&~.xT", max_size=12), max_size=8),
+       st.sampled_from(["---", "...", "+++", ""]))
+def test_property_any_front_matter_candidate_is_read_without_error(opening, lines, closing) -> None:
+    text = opening + "\n".join(lines) + "\n" + closing + "\nBody.\n"
+    found = front(text)
+    assert_invariants(text)
+    if found is not None:
+        assert found[1] == " ".join(found[1].split())
+
+
+def test_empty_front_matter_has_no_title() -> None:
+    assert front("---\n---\nBody.") == ("---\n---", "")
+    assert front("+++\n\n+++\nBody.") == ("+++\n\n+++", "")
+    assert front("\ufeff---\r\ntitle: 'Doc'\r\n...\r\nBody.")[1] == "Doc"
+
+
+def test_long_front_matter_lines_are_read_in_linear_time() -> None:
+    for text in ('---\n"' + "\\x" * 500_000 + "\n---\n", "---\n'" + "''" * 500_000 + "\n---\n",
+                 "---\ntitle: " + " #" * 500_000 + "\n---\n", "+++\nx = [" + "[" * 500_000 + "\n+++\n",
+                 "+++\nx = " + '"\\"' * 300_000 + "\n+++\n", "---\nk" + ": x:" * 300_000 + "\n---\n",
+                 "---\ntitle: " + "!a " * 300_000 + "\n---\n", "+++\ntitle = " + "1" * 100_000 + "\n+++\n"):
+        started = time.perf_counter()
+        front_matter(text)
+        parse_blocks(text)
+        assert time.perf_counter() - started < 5
 
 
 # Real documents -------------------------------------------------------------------------
