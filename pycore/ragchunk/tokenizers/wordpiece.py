@@ -174,6 +174,20 @@ class _Memo(dict):
         return value
 
 
+def _longest_by_prefix(pieces: Iterable[str]) -> dict[str, int]:
+    """The length of the longest of ``pieces`` that starts with each two-character prefix;
+    a slice whose first two characters are not a key can match only its first character.
+
+    >>> _longest_by_prefix(["ab", "abc", "b", "bcd", ""])
+    {'ab': 3, 'bc': 3}
+    """
+    longest: dict[str, int] = {}
+    for piece in pieces:
+        if len(piece) > longest.get(piece[:2], 1):
+            longest[piece[:2]] = len(piece)
+    return longest
+
+
 def _pieces(text: str) -> list[str]:
     # Spaces, line breaks and tabs always separate words, so the pieces between them can be
     # counted one by one (and remembered); the rest of the whitespace is left to ``F``.
@@ -215,8 +229,11 @@ class WordPieceTokenizer:
         self._unknown = pieces[UNKNOWN]
         self._pieces = pieces
         self._continuations = continuations
-        self._longest = max(map(len, pieces))
-        self._longest_continuation = max(map(len, continuations), default=0)
+        # The longest piece (and continuation) that starts with each two characters: the
+        # greedy match tries no longer slice than that (most pairs of characters of most
+        # scripts start no piece, so only the first character is looked up).
+        self._longest = _longest_by_prefix(pieces)
+        self._longest_continuation = _longest_by_prefix(continuations)
         self._lengths = lengths
         self._special = frozenset(pieces[s] for s in SPECIAL if s in pieces)
         self._chars = chars
@@ -242,7 +259,7 @@ class WordPieceTokenizer:
             return (self._unknown,)
         ids = []
         table, longest, start = self._pieces, self._longest, 0
-        end = size - 1 if size <= longest else longest  # the whole word is not a piece
+        end = min(size - 1, longest.get(word[:2], 1))  # the whole word is not a piece
         while True:
             while end > start:
                 found = table.get(word[start:end])
@@ -255,7 +272,7 @@ class WordPieceTokenizer:
             if end == size:
                 break
             table, longest, start = self._continuations, self._longest_continuation, end
-            end = size if size - start <= longest else start + longest
+            end = min(size, start + longest.get(word[start:start + 2], 1))
         return tuple(ids)
 
     def _blocks(self, text: str) -> Iterable[str]:
