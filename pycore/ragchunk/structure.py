@@ -48,8 +48,8 @@ _TAG_KINDS = frozenset(("html", "paragraph"))
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:[ \t\r\n/][^<>]*)?>")
 # What a line of a list or quote starts with before its content: indentation, quote marks, an item marker.
 _CONTAINER = re.compile(r"[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)?")
-# A GFM delimiter row (its content, trimmed): cells of dashes with optional colons.
-_DELIMITER = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?")
+# One cell of a GFM delimiter row, trimmed: dashes with optional colons (see _is_delimiter).
+_DELIMITER_CELL = re.compile(r":?-+:?")
 
 # Unit levels. Levels below WORDS hold units; WORDS and LINES are spans the packer fills
 # word by word or line by line.
@@ -174,6 +174,20 @@ def _tables(text: str, blocks: list[Block]) -> tuple[tuple[int, int, int, str], 
     return tuple(found)
 
 
+def _is_delimiter(row: str) -> bool:
+    """Whether ``row`` (trimmed) is a GFM delimiter row: cells of dashes with optional colons
+    between pipes, the outer pipes optional. (Cell by cell: one pattern over the whole row
+    would backtrack over runs of spaces.)
+
+    >>> [_is_delimiter(row) for row in ("|---|:-:|", "--- | ---:", "-", "| x |", "||", "-||-")]
+    [True, True, True, False, False, False]
+    """
+    inner = row[1:] if row.startswith("|") else row
+    if inner.endswith("|"):
+        inner = inner[:-1]
+    return all(_DELIMITER_CELL.fullmatch(cell.strip(" \t")) for cell in inner.split("|"))
+
+
 def _nested_tables(text: str, start: int, end: int) -> list[tuple[int, int, int, str]]:
     """The tables among the lines of a list or quote (see :func:`_tables`)."""
     lines = []  # (content start, content end, line end) of each line
@@ -189,7 +203,7 @@ def _nested_tables(text: str, start: int, end: int) -> list[tuple[int, int, int,
     index = 0
     while index + 1 < len(lines):
         head, delimiter = lines[index], lines[index + 1]
-        if ("|" in text[head[0]:head[1]] and _DELIMITER.fullmatch(text, delimiter[0], delimiter[1])
+        if ("|" in text[head[0]:head[1]] and _is_delimiter(text[delimiter[0]:delimiter[1]])
                 and "|" in text[head[0]:head[1]] + text[delimiter[0]:delimiter[1]]):
             last = index + 1
             while last + 1 < len(lines) and "|" in text[lines[last + 1][0]:lines[last + 1][1]]:
