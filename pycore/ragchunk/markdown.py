@@ -175,7 +175,10 @@ def heading_paths(blocks: Iterable[Block]) -> list[tuple[str, ...]]:
     [('Guide',), ('Guide', 'Linux'), ('Guide', 'Linux'), ('Guide', 'Install'),
      ('Guide', 'Install')]
 
-    Blocks before the first heading get ``()``.
+    Blocks before the first heading get ``()``; an empty heading leaves no empty entry:
+
+    >>> heading_paths(parse_blocks("# Guide\\n\\n### Linux\\n\\n##\\n\\nz\\n"))[-1]
+    ('Guide',)
     """
     levels: list[int] = []
     titles: list[str] = []
@@ -188,7 +191,8 @@ def heading_paths(blocks: Iterable[Block]) -> list[tuple[str, ...]]:
                 titles.pop()
             levels.append(block.level)
             titles.append(block.title)
-            path = tuple(titles)
+            # An empty heading ("##" alone) still closes the deeper ones but names nothing.
+            path = tuple(title for title in titles if title)
         paths.append(path)
     return paths
 

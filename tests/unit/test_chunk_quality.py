@@ -244,8 +244,10 @@ def test_an_empty_heading_is_never_a_chunk_nor_a_name_in_a_context_line():
         result = ragchunk.split(text, size=size, overlap=0)
         assert not [c for c in result.chunks if c.text.strip("# \n") == ""], size
         assert not [c for c in result.chunks if c.embed_text.startswith((" > ", "\n"))]
+        assert all("" not in c.heading_path for c in result.chunks)
     result = ragchunk.split(f"#\n\n##\n\n###\n\n{FILLER} {FILLER}", size=24, overlap=0)
     assert not [c for c in result.chunks if c.embed_text.startswith((" > ", "\n"))]
+    assert not any(c.heading_path for c in result.chunks)
 
 
 def _pieces_with_header(result, header: str) -> tuple[list, list]:
