@@ -41,7 +41,7 @@ from ragchunk.markdown import parse_blocks
 from strategies import examples, markdown, markdown_text
 from test_markdown import assert_invariants
 from test_segmentation import check_invariants
-from test_split import HARD, _CountingTokenizer, assert_guarantees, counter_for
+from test_split import FAMILIES, HARD, _CountingTokenizer, assert_guarantees, counter_for
 from test_windowing import check_windows
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -230,10 +230,10 @@ def test_the_worker_api_and_the_cli_answer(name, tmp_path, capsys):
 # --- linear work, counted ---------------------------------------------------------------
 
 
-def _tokenizer_chars_per_char(text: str, by: str) -> float:
-    tokenizer = _CountingTokenizer()
-    split(text, by=by, size=128, overlap=16, tokenizer=tokenizer)
-    return tokenizer.chars / len(text)
+def _tokenizer_chars_per_char(text: str, by: str, tokenizer: str = "cl100k_base") -> float:
+    counting = _CountingTokenizer(tokenizer)
+    split(text, by=by, size=128, overlap=16, tokenizer=counting)
+    return counting.chars / len(text)
 
 
 def calls_made(action) -> int:
@@ -257,13 +257,17 @@ def calls_made(action) -> int:
 SMALL, LARGE = 10_000, 40_000
 
 
+@pytest.mark.parametrize("tokenizer", FAMILIES)
 @pytest.mark.parametrize("name", list(HOSTILE))
-def test_tokenizer_work_per_character_does_not_grow(name):
+def test_tokenizer_work_per_character_does_not_grow(name, tokenizer):
+    """The characters given to the tokenizer (BPE, WordPiece or Unigram) per character of
+    the text stay the same at 4x the text, and few: no count grows with the text."""
     small, large = HOSTILE[name](SMALL), HOSTILE[name](LARGE)
     if not small.strip():
         return
     for by in ("headings", "sentences"):
-        per_small, per_large = _tokenizer_chars_per_char(small, by), _tokenizer_chars_per_char(large, by)
+        per_small = _tokenizer_chars_per_char(small, by, tokenizer)
+        per_large = _tokenizer_chars_per_char(large, by, tokenizer)
         assert per_large <= per_small * 1.25 + 0.1, (by, per_small, per_large)
         assert per_large < 8, (by, per_large)
 

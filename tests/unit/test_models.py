@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
 
-from strategies import examples, markdown  # noqa: E402
+from strategies import examples, heading, markdown  # noqa: E402
 
 import ragchunk  # noqa: E402
 import ragchunk.records  # noqa: E402
@@ -99,35 +99,55 @@ def test_with_a_model_the_size_defaults_to_its_largest_chunk_and_may_not_exceed_
 
 
 SMALL_MODELS = ["all-MiniLM-L12-v2", "all-MiniLM-L6-v2", "e5-small-v2", "multilingual-e5-small"]
+# Sections under nested headings: most chunks then get an embed_text (their heading path on a line).
+SECTIONED = st.lists(st.tuples(heading, markdown()), min_size=1, max_size=4).map(
+    lambda sections: "".join(head[0] + "\n\n" + body + "\n\n" for head, body in sections))
 
 
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(markdown(), st.text(max_size=400)), st.sampled_from(SMALL_MODELS), st.booleans(),
-       st.sampled_from(["headings", "paragraphs", "sentences"]), st.data())
-def test_no_chunk_the_model_would_truncate(text, name, prefix, by, data):
+@given(st.one_of(SECTIONED, SECTIONED, markdown(), st.text(max_size=400)), st.sampled_from(SMALL_MODELS),
+       st.booleans(), st.sampled_from(["headings", "paragraphs", "sentences"]), st.sampled_from([None, "none"]),
+       st.data())
+def test_no_chunk_the_model_would_truncate(text, name, prefix, by, context, data):
+    """What is embedded — the document prefix (with ``prefix``), then the chunk's embed_text
+    when it has one (the default context adds its heading path), else its text — fits the
+    model's limit with its special tokens, counted afresh by the model's own tokenizer."""
     model = get_model(name)
     largest = model.max_chunk_tokens(prefix)
     size = data.draw(st.one_of(st.just(None), st.integers(max(8, largest // 16), largest)))
+    options = {} if context is None else {"context": context}  # None: the library's default
     try:
         result = ragchunk.split(text * 3, by=by, size=size, overlap=data.draw(st.integers(0, 7)), model=name,
-                                prefix=prefix)
+                                prefix=prefix, **options)
     except ragchunk.RagchunkError as err:
         assert err.field == "chunk_size" and "alone is" in err.message  # a character needs more than the size
         return
     tokenizer = ragchunk.get_tokenizer(model.tokenizer)
     for chunk in result.chunks:
-        embedded = (model.document_prefix if prefix else "") + chunk.text
-        assert tokenizer.count(embedded) + model.special_tokens <= model.limit
-        assert chunk.tokens == tokenizer.count(chunk.text) <= result.size <= largest
+        if chunk.embed_text:
+            assert chunk.embed_text.endswith(chunk.text) and chunk.embed_tokens == tokenizer.count(chunk.embed_text)
+        embedded = (model.document_prefix if prefix else "") + (chunk.embed_text or chunk.text)
+        assert tokenizer.count(embedded) + model.special_tokens <= model.limit, (chunk, result.size)
+        assert chunk.tokens == tokenizer.count(chunk.text) <= chunk.embedded_tokens <= result.size <= largest
 
 
-def test_a_long_document_for_each_family_stays_under_the_limit():
-    for name in ("all-MiniLM-L6-v2", "multilingual-e5-small", "text-embedding-3-small"):
-        model = get_model(name)
-        result = ragchunk.split(DOC * 2, model=name, overlap=32)
-        assert result.size == model.max_chunk_tokens() and result.model == model.id
-        assert max(c.tokens for c in result.chunks) + model.special_tokens <= model.limit
-        assert all(json.loads(line)["model"] == model.id for line in ragchunk.to_jsonl(result).splitlines())
+@pytest.mark.parametrize("context", [None, "none"], ids=["default context", "no context"])
+@pytest.mark.parametrize(("name", "prefix"), [("all-MiniLM-L6-v2", False), ("e5-small-v2", True),
+                                              ("multilingual-e5-small", True), ("text-embedding-3-small", False)])
+def test_a_long_document_for_each_family_stays_under_the_limit(name, prefix, context):
+    """Full chunks under the document's headings: what is embedded (prefix, heading path,
+    text) fits the model, counted afresh, and the default context does give chunks a path."""
+    model = get_model(name)
+    options = {} if context is None else {"context": context}
+    result = ragchunk.split(DOC * 2, model=name, prefix=prefix, overlap=32, **options)
+    assert result.size == model.max_chunk_tokens(prefix) and result.model == model.id
+    tokenizer = get_tokenizer(model.tokenizer)
+    embedded = [(model.document_prefix if prefix else "") + (c.embed_text or c.text) for c in result.chunks]
+    assert max(map(tokenizer.count, embedded)) + model.special_tokens <= model.limit
+    assert max(c.tokens for c in result.chunks) + model.special_tokens <= model.limit
+    if context is None and model.limit < 1000:  # at 8,191 tokens each copy of the document is one chunk
+        assert any(c.embed_text and c.heading_path for c in result.chunks)  # so the path is in what was counted
+    assert all(json.loads(line)["model"] == model.id for line in ragchunk.to_jsonl(result).splitlines())
 
 
 # --- the CLI --------------------------------------------------------------------------
