@@ -42,17 +42,20 @@ class Context:
 
     ``count`` is the sizer's exact count of any string, ``next_cut`` the tokenizer's cut
     rule (or None): where a prefix ends at a cut of the embedding text, the embedding text
-    costs the prefix plus the chunk, with no second count of the chunk.
+    costs the prefix plus the chunk, with no second count of the chunk. With
+    ``spaces_outside`` (a tokenizer whose tokens never cover whitespace, whose cuts come
+    just before it) a cut before the prefix's closing line break does as well.
     """
 
     def __init__(self, text: str, structure: Structure, size: int, headings: bool, count: Callable[[str], int],
-                 next_cut: Callable[[str, int, int], int | None] | None) -> None:
+                 next_cut: Callable[[str, int, int], int | None] | None, spaces_outside: bool = False) -> None:
         self.text = text
         self.structure = structure
         self.size = size
         self.headings = headings
         self.count = count
         self.next_cut = next_cut
+        self.spaces_outside = spaces_outside
         self._cost: dict[str, int] = {}
         self._lines: dict[tuple[str, ...], str] = {}
         self._table_starts = [table[0] for table in structure.tables]
@@ -107,8 +110,13 @@ class Context:
             return "", 0
         embedded = prefix + self.text[start:end]
         at = len(prefix)
-        if self.next_cut is not None and self.next_cut(embedded, at, min(len(embedded), at + 3)) == at:
-            return embedded, self.cost(prefix) + tokens
+        if self.next_cut is not None:
+            # The prefix ends in a line break: with tokens that leave whitespace out, a cut
+            # just before it splits the count as well as one just after it.
+            low = at - 1 if self.spaces_outside else at
+            cut = self.next_cut(embedded, low, min(len(embedded), at + 3))
+            if cut is not None and low <= cut <= at:
+                return embedded, self.cost(prefix) + tokens
         return embedded, self.count(embedded)
 
     def fits(self, start: int, content_start: int, end: int, tokens: int) -> bool:

@@ -54,6 +54,10 @@ class TokenSizer:
         self.count = tokenizer.count
         self.next_cut = tokenizer.next_cut
         self.last_cut = tokenizer.last_cut
+        # WordPiece and Unigram tokens never cover whitespace: a token may end a few spaces
+        # before a cut and the next one start after it. BPE tokens cover every character, so
+        # there the token before a cut must end on it.
+        self.spaces_outside = getattr(tokenizer, "whitespace_outside_tokens", False)
         if ends is None:
             ends = tokenizer.encode_with_offsets(text).ends
         self.ends = ends
@@ -135,13 +139,23 @@ class TokenSizer:
             last = first if found is None else found
             i_last = bisect_right(self.ends, last)
             self.last_for = (e, last, i_last, first)
-        ends = self.ends
-        # Every token before a cut ends at or before it, and the one just before ends on it.
-        if (i_first and ends[i_first - 1] != first) or (i_last and ends[i_last - 1] != last):
+        # Every token before a cut ends at or before it, and the one just before ends on it
+        # (or, where tokens leave whitespace out, only whitespace lies between).
+        if not (self._ends_at(i_first, first) and self._ends_at(i_last, last)):
             return self.count(self.text[s:e])  # not a token boundary after all: count the plain way
         head = self._count(s, first) if first > s else 0
         tail = self._count(last, e) if last < e else 0
         return head + (i_last - i_first) + tail
+
+
+    def _ends_at(self, index: int, cut: int) -> bool:
+        """Whether the tokens before token ``index`` are those before ``cut``: none, or the
+        last of them ends at ``cut`` (or before a run of whitespace up to it, when tokens
+        never cover whitespace)."""
+        if not index:
+            return True
+        end = self.ends[index - 1]
+        return end == cut or (self.spaces_outside and end < cut and not self.text[end:cut].strip(" \t\n\r"))
 
 
 class CharSizer:

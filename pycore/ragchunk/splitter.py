@@ -333,7 +333,7 @@ class _Emitter:
             tokenizer = options.sizing.tokenizer
             count = tokenizer.count if tokenizer is not None else (lambda part: _count_of(sizer, part))
             context = Context(text, structure, size, options.context == "headings", count,
-                              getattr(tokenizer, "next_cut", None))
+                              getattr(tokenizer, "next_cut", None), getattr(tokenizer, "whitespace_outside_tokens", False))
         self.context = context
         budget = (lambda _pos: size) if context is None else context.budget
         check = None if context is None else context.fits

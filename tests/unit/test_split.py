@@ -713,26 +713,15 @@ def test_the_work_counter_sees_every_character_encoded():
 
 
 EDGES_DOC = (ROOT / "tests" / "data" / "md" / "ws-README.md").read_text(encoding="utf-8") * 4
-_BERT_CUTS = ("bert-base-uncased: TokenSizer.exact takes a cut only where a token ends on it, but WordPiece cuts"
-              " after whitespace (which no token covers), so it counts almost every chunk whole (ragchunk/sizing.py)")
-_XLMR_CONTEXT = ("xlm-roberta, heading context: Context.embed adds the chunk's count to its prefix's only at a cut"
-                 " right after the prefix, but Unigram cuts before whitespace, so every chunk under a heading is"
-                 " counted whole, once in fits() and again in emit (ragchunk/context.py)")
 
 
 @pytest.mark.parametrize("context", ["headings", "none"])
-@pytest.mark.parametrize("tokenizer", [
-    "cl100k_base",
-    pytest.param("bert-base-uncased", marks=pytest.mark.xfail(strict=True, reason=_BERT_CUTS)),
-    "xlm-roberta",
-])
-def test_exact_counts_re_encode_only_chunk_edges(tokenizer, context, request):
+@pytest.mark.parametrize("tokenizer", FAMILIES)
+def test_exact_counts_re_encode_only_chunk_edges(tokenizer, context):
     """After the one encode of the document, an exact chunk count reads the document's own
     tokens between the chunk's first and last cut and encodes only the two edges (and the
     context line once per heading path): what is encoded again stays well under one more
     encode of every chunk, which would be at least the document's length."""
-    if (tokenizer, context) == ("xlm-roberta", "headings"):
-        request.applymarker(pytest.mark.xfail(strict=True, reason=_XLMR_CONTEXT))
     counting = _CountingTokenizer(tokenizer)
     result = split(EDGES_DOC, by="headings", size=128, overlap=16, tokenizer=counting, context=context)
     assert len(result.chunks) > 100

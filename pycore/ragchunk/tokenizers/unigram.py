@@ -121,6 +121,8 @@ class UnigramTokenizer:
     name = "xlm-roberta"
     exact = True
     special_tokens = 2
+    # No token covers whitespace (see ragchunk.sizing.TokenSizer.exact).
+    whitespace_outside_tokens = True
 
     def __init__(self, automaton: Automaton, scores: Sequence[float], rules: dict[str, str],
                  classes: dict[int, int]) -> None:

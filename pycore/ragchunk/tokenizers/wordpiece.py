@@ -215,6 +215,8 @@ class WordPieceTokenizer:
 
     exact = True
     special_tokens = 2
+    # No token covers whitespace (see ragchunk.sizing.TokenSizer.exact).
+    whitespace_outside_tokens = True
 
     def __init__(self, vocab: Sequence[str], chars: CharTable, name: str = "bert-base-uncased") -> None:
         self.name = name
