@@ -191,3 +191,15 @@ def test_a_setting_changed_while_a_large_paste_loads_applies_to_that_paste(page,
     status = page.inner_text("#text-status")
     assert ("lorem.txt" if as_file else "kept out of the box") in status
     assert f"{len(expected.chunks):,} chunks from {len(text):,} characters" in status
+
+
+def test_the_front_matter_title_is_shown_and_names_the_chunks(page):
+    splitter = SplitterPage(page).open()
+    text = ("---\ntitle: 'Getting started: it''s easy'  # the page's title\nsidebar_position: 2\n---\n\n"
+            "Install the tool. Then run it on your files.\n")
+    splitter.after_request(lambda: page.fill("#text", text))
+    assert page.is_visible("#s-title") and page.inner_text("#s-title") == "Getting started: it's easy"
+    assert [c["text"] for c in splitter.cards()] == ["Install the tool. Then run it on your files."]
+    assert "---" not in page.inner_text("#chunk-list") and "sidebar_position" not in page.inner_text("#chunk-list")
+    splitter.after_request(lambda: page.fill("#text", "# Plain\n\nNo front matter here."))
+    assert not page.is_visible("#s-title")

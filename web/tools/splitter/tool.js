@@ -153,6 +153,9 @@ function renderStats(result) {
   else showText($("s-mean"), "—");
   show($("s-total"), "{n}", { n: s.total_tokens });
   show($("s-overlap"), "value.of_total", { tokens: s.overlap_tokens, share: percent(s.overlap_percent / 100) });
+  // The document's own title (front matter, HTML <title>, Word or EPUB metadata): chunk records carry it.
+  $("s-title-row").hidden = !result.title;
+  showText($("s-title"), result.title ?? "");
   const exact = result.tokenizer.startsWith("chars/")
     ? msg("split.estimate", { ratio: quantity("chars", Number(result.tokenizer.slice(6))) })
     : result.model ? msg("split.exact_model", { model: result.model, encoding: result.tokenizer })
