@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -697,15 +696,23 @@ def test_empty_front_matter_has_no_title() -> None:
     assert front("\ufeff---\r\ntitle: 'Doc'\r\n...\r\nBody.")[1] == "Doc"
 
 
-def test_long_front_matter_lines_are_read_in_linear_time() -> None:
-    for text in ('---\n"' + "\\x" * 500_000 + "\n---\n", "---\n'" + "''" * 500_000 + "\n---\n",
-                 "---\ntitle: " + " #" * 500_000 + "\n---\n", "+++\nx = [" + "[" * 500_000 + "\n+++\n",
-                 "+++\nx = " + '"\\"' * 300_000 + "\n+++\n", "---\nk" + ": x:" * 300_000 + "\n---\n",
-                 "---\ntitle: " + "!a " * 300_000 + "\n---\n", "+++\ntitle = " + "1" * 100_000 + "\n+++\n"):
-        started = time.perf_counter()
-        front_matter(text)
-        parse_blocks(text)
-        assert time.perf_counter() - started < 5
+@pytest.mark.parametrize(("text", "kinds"), [
+    ('---\n"' + "\\x" * 500_000 + "\n---\n", ["rule", "heading"]),
+    ("---\n'" + "''" * 500_000 + "\n---\n", ["rule", "heading"]),
+    ("---\ntitle: " + " #" * 500_000 + "\n---\n", ["front_matter"]),
+    ("+++\nx = [" + "[" * 500_000 + "\n+++\n", ["front_matter"]),
+    ("+++\nx = " + '"\\"' * 300_000 + "\n+++\n", ["front_matter"]),
+    ("---\nk" + ": x:" * 300_000 + "\n---\n", ["front_matter"]),
+    ("---\ntitle: " + "!a " * 300_000 + "\n---\n", ["front_matter"]),
+    ("+++\ntitle = " + "1" * 100_000 + "\n+++\n", ["front_matter"]),
+])
+def test_long_front_matter_lines_are_read_without_a_title(text, kinds) -> None:
+    # Lines of 0.1-1 MB built to make a careless reader quadratic (an unclosed quote, runs
+    # of escapes, brackets or comment marks): they take a fraction of a second here, so a
+    # quadratic reader would not finish. No wall-clock limit: the result is what is asserted.
+    found = front_matter(text)
+    assert found is None or (found.title == "" and found.end == len(text) - 1)
+    assert [block.kind for block in parse_blocks(text)] == kinds
 
 
 # Real documents -------------------------------------------------------------------------
