@@ -385,16 +385,24 @@ def _size(count: int) -> str:
     return f"{count:,} bytes"
 
 
-def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    form = {"by": "headings", "chunk_size": args.size or ("" if args.model else "512"), "overlap": args.overlap,
-            "context": args.context, "prefix": str(args.prefix)}
+def _sized_form(args: argparse.Namespace, form: dict[str, str]) -> dict[str, str]:
+    """``form`` with how tokens are counted (--model, --chars-per-token where the command has
+    it, else --encoding); without a model, an empty --size is refused."""
     if args.model:
         form["model"] = args.model
-    elif args.chars_per_token is not None:
+    elif getattr(args, "chars_per_token", None) is not None:
         form["chars_per_token"] = args.chars_per_token
     else:
         form["encoding"] = args.encoding or DEFAULT_ENCODING
-    options = read_split_form(form)
+    if not args.model and not str(form.get("chunk_size", "")).strip():
+        raise UsageError(SIZE_REQUIRED)
+    return form
+
+
+def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    options = read_split_form(_sized_form(args, {
+        "by": "headings", "chunk_size": args.size or ("" if args.model else "512"), "overlap": args.overlap,
+        "context": args.context, "prefix": str(args.prefix)}))
     model = get_model(args.model) if args.model else None
     price = read_price(args.price) if args.price.strip() else (model.price_per_million if model else None)
     left_out: Counter = Counter()
@@ -476,13 +484,7 @@ def run_tokens(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
 def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
     # split's settings, so a model sizes the windows as it sizes split's chunks: an empty --size
     # is its largest chunk (less its prefix with --prefix) and a larger one is refused.
-    form = {"chunk_size": args.size, "overlap": args.overlap, "prefix": str(args.prefix)}
-    if args.model:
-        form["model"] = args.model
-    else:
-        form["encoding"] = args.encoding or DEFAULT_ENCODING
-    if not args.model and not args.size.strip():
-        raise UsageError(SIZE_REQUIRED)
+    form = _sized_form(args, {"chunk_size": args.size, "overlap": args.overlap, "prefix": str(args.prefix)})
     errors = ErrorCollector()
     count = errors.attempt(read_count, "preview", args.count, 0, 10**9)
     try:
@@ -505,17 +507,8 @@ def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
 
 
 def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    form = {"by": args.by, "chunk_size": args.size, "overlap": args.overlap, "prefix": str(args.prefix),
-            "context": args.context}
-    if args.model:
-        form["model"] = args.model
-    elif args.chars_per_token is not None:
-        form["chars_per_token"] = args.chars_per_token
-    else:
-        form["encoding"] = args.encoding or DEFAULT_ENCODING
-    if not args.model and not args.size.strip():
-        raise UsageError(SIZE_REQUIRED)
-    options = read_split_form(form)
+    options = read_split_form(_sized_form(args, {"by": args.by, "chunk_size": args.size, "overlap": args.overlap,
+                                                 "prefix": str(args.prefix), "context": args.context}))
     jobs = usable_cpus() if args.jobs is None else read_count("jobs", args.jobs, 1, 1024, "processes")
     price = read_price(args.price) if args.price.strip() else None
     left_out: Counter = Counter()

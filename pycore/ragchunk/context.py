@@ -127,7 +127,7 @@ class Context:
         found = self._lines.get(path)
         if found is None:
             limit = self.size // 4
-            kept = [name for name in path if name]
+            kept = list(path)  # heading paths hold no empty title (markdown.heading_paths)
             # Shortened from the outside in: the nearest headings say the most about the chunk.
             while kept and self.cost(PATH_SEPARATOR.join(kept) + "\n") > limit:
                 kept.pop(0)
