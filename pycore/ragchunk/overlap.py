@@ -5,7 +5,8 @@ budget, and starts at a sentence start when one qualifies, otherwise at a word s
 longest such tail wins). Asked again with ``after``, it gives the next shorter tail, down
 to none, so the packer can trade overlap for content.
 
-A chunk whose new content opens with a heading takes no tail: the heading is where a reader
+A chunk whose new content opens a section (its heading, or markup without text right before
+the heading, such as an ``<a id>`` anchor) takes no tail: the heading is where a reader
 starts, and the end of the section before it would only dilute what the chunk is about.
 (On ``bench/bench_retrieval.py --wikitext-headings`` this raised IoU and recall at every
 target; see ``bench/retrieval/ideas.md``.)
@@ -39,7 +40,7 @@ class Tails:
         self.text = text
         self.sizer = sizer
         self.overlap = overlap
-        # Where the text's headings start (their first character): a chunk opening there takes no tail.
+        # Where the text's sections start (Structure.section_starts): a chunk opening there takes no tail.
         self.headings = headings
         # The last chunk emitted: (start, end, starts of its units that begin a sentence).
         self.prev: tuple[int, int, list[int]] | None = None

@@ -17,10 +17,10 @@ even where no sentence starts, as in all-lowercase text), else at the last line 
 else after the last ``;`` or ``:``, else after the last ``,``. Only a single word bigger
 than a chunk is cut inside, at a grapheme-cluster boundary (after a glued sentence end
 such as ``。`` when there is one in the second half of the piece). Every chunk after the
-first starts with a tail of the previous one (:mod:`.overlap`), unless it opens with a
-heading (``headings``: where the headings start); when the next unit does
-not fit together with that tail, a shorter tail is taken, down to none, before the unit
-is cut finer. A word cut into pieces carries no overlap.
+first starts with a tail of the previous one (:mod:`.overlap`), unless it opens a section
+(``headings``: where its heading, or markup without text before that heading, starts);
+when the next unit does not fit together with that tail, a shorter tail is taken, down
+to none, before the unit is cut finer. A word cut into pieces carries no overlap.
 
 Packing uses the sizer's estimates; every chunk (and its overlap) is counted exactly once
 before it is emitted, and a chunk whose exact count exceeds its budget is shrunk (shorter

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from .markdown import Block, heading_paths, list_items, parse_blocks
@@ -144,6 +144,9 @@ class Structure(NamedTuple):
         if front is not None:
             blocks = blocks[1:]
         paths = heading_paths(blocks)
+        # Markup without text right before a heading (an anchor) opens its section: its path.
+        for first, heading in _section_openers(text, blocks):
+            paths[first:heading] = [paths[heading]] * (heading - first)
         title = front.title if front is not None else ""
         if title and not any(b.kind == "heading" and b.level == 1 for b in blocks):
             paths = [(title, *path) for path in paths]
@@ -157,6 +160,33 @@ class Structure(NamedTuple):
         if block >= 0:
             return self.paths[block]
         return (self.title,) if self.title and self.paths and self.paths[0][:1] == (self.title,) else ()
+
+    def section_starts(self, text: str) -> frozenset[int]:
+        """Where sections start: each heading's first character, and that of the markup
+        without text right before it (an anchor, a comment, a rule), which opens with it.
+
+        >>> text = "Intro.\\n\\n<a id=\\"use\\"></a>\\n\\n## Use\\n\\nText. <b>x</b>\\n\\n</div>\\n\\n## End\\n"
+        >>> structure = Structure.of(text)
+        >>> sorted(text[i:i + 6] for i in structure.section_starts(text)), structure.paths
+        (['## End', '## Use', '<a id='], [(), ('Use',), ('Use',), ('Use',), ('Use',), ('End',)])
+        """
+        blocks = self.blocks
+        return frozenset(blocks[index].start for first, heading in _section_openers(text, blocks)
+                         for index in range(first, heading + 1))
+
+
+def _section_openers(text: str, blocks: list[Block]) -> Iterator[tuple[int, int]]:
+    """(first, heading) for each heading: ``blocks[first:heading]`` is the markup without
+    text (rules, tags and comments that open elements) right before it, often empty."""
+    for heading, block in enumerate(blocks):
+        if block.kind != "heading":
+            continue
+        first = heading
+        while first > 0 and (blocks[first - 1].kind == "rule" or (
+                blocks[first - 1].kind in _TAG_KINDS
+                and markup_direction(text, blocks[first - 1].start, blocks[first - 1].end) == "open")):
+            first -= 1
+        yield first, heading
 
 
 def _tables(text: str, blocks: list[Block]) -> tuple[tuple[int, int, int, str], ...]:

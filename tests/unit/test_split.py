@@ -25,7 +25,7 @@ import pytest
 from ragchunk import CharEstimate, RagchunkError, get_tokenizer, split, to_jsonl
 from ragchunk.records import Document
 from ragchunk.sizing import TokenSizer
-from ragchunk.structure import Structure
+from ragchunk.structure import Structure, markup_direction
 from ragchunk.tokenizers import bpe
 from ragchunk.cli import main
 from ragchunk.readers.formats import readable_formats
@@ -75,6 +75,16 @@ def assert_guarantees(text: str, result, size: int, overlap: int, count, prefix_
     # Front matter is metadata: no chunk holds it; its title roots the paths of a text without an H1.
     front = blocks.pop(0) if blocks and blocks[0].kind == "front_matter" else None
     paths = heading_paths(blocks)
+    # Markup without text right before a heading (an anchor, a comment, a rule) opens its section.
+    openers = set()
+    for index, block in enumerate(blocks):
+        first = index
+        while block.kind == "heading" and first > 0 and (blocks[first - 1].kind == "rule" or (
+                blocks[first - 1].kind in ("html", "paragraph")
+                and markup_direction(text, blocks[first - 1].start, blocks[first - 1].end) == "open")):
+            first -= 1
+        paths[first:index] = [paths[index]] * (index - first)
+        openers.update(range(first, index))
     if front is not None and front.title and not any(b.kind == "heading" and b.level == 1 for b in blocks):
         paths = [(front.title, *path) for path in paths]
     block_starts = [b.start for b in blocks]
@@ -115,8 +125,8 @@ def assert_guarantees(text: str, result, size: int, overlap: int, count, prefix_
                 assert tokens > room, (chunk, text[run[0] : run[1]][:80])
         first = _NONSPACE.search(text, chunk.content_start)
         index = bisect_right(block_starts, first.start()) - 1
-        if index >= 0 and block_starts[index] == first.start() and blocks[index].kind == "heading":
-            assert carried == "", chunk  # a chunk that opens with a heading carries no overlap
+        if index >= 0 and block_starts[index] == first.start() and (blocks[index].kind == "heading" or index in openers):
+            assert carried == "", chunk  # a chunk that opens a section carries no overlap
         path = paths[index] if index >= 0 else ()
         assert chunk.heading_path == path, chunk
         assert chunk.heading == (path[-1] if path else "")
@@ -561,6 +571,20 @@ def test_a_chunk_that_opens_with_a_heading_carries_no_overlap():
     assert len(inside) >= len(chunks) - 3
     comment = [c for c in chunks if text.startswith("# not a heading", c.content_start)]
     assert all(c.overlap_tokens > 0 for c in comment)
+
+
+def test_a_chunk_that_opens_with_an_anchor_before_a_heading_carries_no_overlap():
+    # Docs sites put an anchor (or a comment, or a rule) before a heading; the chunk that
+    # opens with it opens the section, as one opening with the heading does.
+    body = "One two three four five six. " * 30
+    text = (f"# Guide\n\n{body}\n\n<a id=\"install\"></a>\n\n## Install\n\n{body}\n\n"
+            f"<!-- usage -->\n\n## Use\n\n{body}\n\n---\n\n## End\n\n{body}\n")
+    chunks = split(text, size=64, overlap=16, context="none").chunks
+    openers = [c for c in chunks if text.startswith(("<a id", "<!--", "---", "## "), c.content_start)]
+    assert [text[c.content_start:c.content_start + 5] for c in openers] == ["<a id", "## Us", "## En"]
+    assert all(c.start == c.content_start and c.overlap_tokens == 0 for c in openers), openers
+    # Elsewhere the tail is carried as before (a comment or rule ending a section stays with it).
+    assert sum(c.overlap_tokens > 0 for c in chunks) == len(chunks) - 4
 
 
 def test_no_overlap_when_zero():
