@@ -203,3 +203,18 @@ def test_the_front_matter_title_is_shown_and_names_the_chunks(page):
     assert "---" not in page.inner_text("#chunk-list") and "sidebar_position" not in page.inner_text("#chunk-list")
     splitter.after_request(lambda: page.fill("#text", "# Plain\n\nNo front matter here."))
     assert not page.is_visible("#s-title")
+
+
+def test_a_long_document_title_takes_the_row_and_at_most_two_lines(page):
+    splitter = SplitterPage(page).open()
+    title = " ".join(["A very long title of a page that goes on"] * 12)
+    splitter.after_request(lambda: page.fill("#text", f"---\ntitle: {title}\n---\n\nOne sentence here.\n"))
+    assert page.get_attribute("#s-title", "title") == title, "the whole title in the tooltip"
+    assert page.inner_text("#s-title") == title, "the text itself is whole (clipped by CSS only)"
+    row, tile = page.locator("#s-title-row").bounding_box(), page.locator("#s-chunks").locator("..").bounding_box()
+    line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#s-title')).lineHeight) "
+                         "|| 1.2 * parseFloat(getComputedStyle(document.querySelector('#s-title')).fontSize)")
+    shown = page.locator("#s-title").bounding_box()["height"]
+    assert shown <= 2 * line + 1, (shown, line)
+    assert row["width"] >= page.locator("#split-stats").bounding_box()["width"] - 1, "the title takes the whole row"
+    assert row["height"] < 2.5 * tile["height"], (row, tile)

@@ -156,6 +156,7 @@ function renderStats(result) {
   // The document's own title (front matter, HTML <title>, Word or EPUB metadata): chunk records carry it.
   $("s-title-row").hidden = !result.title;
   showText($("s-title"), result.title ?? "");
+  $("s-title").title = result.title ?? ""; // the whole title, where a long one is cut to two lines
   const exact = result.tokenizer.startsWith("chars/")
     ? msg("split.estimate", { ratio: quantity("chars", Number(result.tokenizer.slice(6))) })
     : result.model ? msg("split.exact_model", { model: result.model, encoding: result.tokenizer })
