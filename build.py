@@ -498,6 +498,11 @@ def build() -> Path:
     tools = tool_registry()
     spec = {**form_spec(), "version": core_version(), "wheel": f"assets/wheels/{wheel_hash}/{wheel.name}", "tools": tools,
             "reader_wheels": reader_wheels, "example": worked_example()}
+    # Each table's size on the site, so the page counts a family's load in bytes (one table
+    # of XLM-R is most of its megabytes); the core knows no files, build.py does.
+    for tokenizer in spec["tokenizers"].values():
+        for table in tokenizer["tables"]:
+            table["bytes"] = (assets / "tables" / table["file"]).stat().st_size
     values = page_values()
     for tool in tools:
         (DIST / tool["page"]).write_text(with_policy_meta(tool_page(tool, tools, values), SITE_POLICY, tool["page"]),
@@ -513,7 +518,8 @@ def build() -> Path:
             copy(path, DIST / name)
     (DIST / "spec.js").write_text(
         "// Written by build.py from ragchunk.settings.form_spec() (defaults and limits of the core),\n"
-        "// web/tools/tools.json (the tools) and ragchunk.calculator.plan (the worked example).\n"
+        "// web/tools/tools.json (the tools), ragchunk.calculator.plan (the worked example) and the\n"
+        "// sizes of the tables under assets/tables/.\n"
         f"export const SPEC = {json.dumps(spec, indent=2)};\n",
         encoding="utf-8",
     )

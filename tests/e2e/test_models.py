@@ -8,15 +8,19 @@ for a model (every chunk within what the model reads; the download equal to
 
 from __future__ import annotations
 
+import base64
 import json
+import math
 import re
 import sys
 import unicodedata
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import build
 import pytest
 from pages import CalculatorPage, SplitterPage
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from ragchunk import RagchunkError, SplitOptions, get_model, get_tokenizer, plan, windows
 from ragchunk.models import model_figures
 from ragchunk.settings import form_spec
@@ -197,16 +201,18 @@ def tables_requested(watch) -> list[str]:
 
 
 class HeldTables:
-    """Requests for the site's tables, held at the network while shut: a load the page cannot
-    finish before the test has seen what the page shows meanwhile."""
+    """Requests for the site's tables, held at the network while shut (but those named in
+    ``passing``): a load the page cannot finish before the test has seen what the page shows
+    meanwhile."""
 
     def __init__(self, context):
         self.shut = True
+        self.passing: set[str] = set()
         self.held = []
         context.route(TABLE_URL, self.arrive)  # after the guard, so tried first
 
     def arrive(self, route) -> None:
-        if self.shut:
+        if self.shut and table_of(route.request.url) not in self.passing:
             self.held.append(route)
         else:
             route.fallback()  # on to the guard, which lets the site's own files through
@@ -279,6 +285,63 @@ def test_the_splitter_fetches_a_familys_tables_only_when_one_of_its_models_sizes
         assert tables_requested(watch) == requested, model_id
         assert page.inner_text("#s-tokenizer").startswith(
             f"Sizes are exact token counts of {model.id} ({model.tokenizer}) of each chunk's final text.")
+
+
+def built_spec(dist: Path) -> dict:
+    """The SPEC of the built site's spec.js."""
+    text = (dist / "spec.js").read_text(encoding="utf-8")
+    return json.loads(text.split("export const SPEC = ", 1)[1].rstrip().removesuffix(";"))
+
+
+def test_the_built_spec_gives_each_table_its_size_on_the_site(dist):
+    """The page counts a family's load in bytes by these sizes; the offline file has the same spec."""
+    spec = built_spec(dist)
+    for name, family in spec["tokenizers"].items():
+        assert family["tables"], name
+        for table in family["tables"]:
+            assert table["bytes"] == (dist / "assets" / "tables" / table["file"]).stat().st_size, (name, table)
+    document = (dist / build.OFFLINE_FILE).read_text(encoding="utf-8")
+    imports = json.loads(re.search(r'<script type="importmap">(.*?)</script>', document, re.DOTALL).group(1))["imports"]
+    assert base64.b64decode(imports["spec.js"].split(",", 1)[1]) == (dist / "spec.js").read_bytes()
+
+
+def test_the_tables_progress_counts_bytes_not_files(page, context, dist, held_tables):
+    """XLM-R's first table is most of the family's bytes: with it through and the others held,
+    the status line says its share of the bytes (a count of files would say 25 %)."""
+    tables = built_spec(dist)["tokenizers"]["xlm-roberta"]["tables"]
+    total = sum(table["bytes"] for table in tables)
+    share = math.floor(tables[0]["bytes"] / total * 100)  # as the page computes it
+    assert 50 <= share < 100, "the first table is most of the family, and not all of it"
+    calc = CalculatorPage(page).open()
+    calc.paste(TABLES_TEXT)
+    assert calc.token_count() == get_tokenizer("cl100k_base").count(TABLES_TEXT)
+    # Every text the status line shows, to check the percent only grows.
+    page.evaluate("""() => {
+        const status = document.querySelector('#text-status');
+        window.statusTexts = [];
+        new MutationObserver(() => window.statusTexts.push(status.textContent))
+            .observe(status, {childList: true, characterData: true, subtree: true});
+    }""")
+    held_tables.passing = {tables[0]["file"]}
+
+    def load_with_the_rest_held() -> None:
+        with context.expect_event("request", predicate=lambda request: table_of(request.url) == tables[1]["file"]):
+            page.select_option("#model", "multilingual-e5-small")
+        expected = f"Loading the xlm-roberta tokenizer… {share} %"
+        try:
+            page.wait_for_function("text => document.querySelector('#text-status').textContent === text", arg=expected,
+                                   timeout=15_000)
+        except PlaywrightTimeout:
+            pytest.fail(f"with the rest held the status line says {calc.text_status()!r}, not {expected!r}")
+        assert [table_of(route.request.url) for route in held_tables.held] == [tables[1]["file"]]
+        held_tables.release()
+
+    calc.after_request(load_with_the_rest_held)
+    assert page.inner_text("#t-tokens") == f"{integer(get_tokenizer('xlm-roberta').count(TABLES_TEXT))} (xlm-roberta)"
+    assert not calc.text_status().startswith("Loading"), calc.text_status()
+    loading = re.compile(r"Loading the xlm-roberta tokenizer… (\d+) %")
+    percents = [int(m.group(1)) for m in map(loading.fullmatch, page.evaluate("window.statusTexts")) if m]
+    assert share in percents and percents == sorted(percents) and percents[-1] <= 100, percents
 
 
 # --- the splitter sized for a model ----------------------------------------------------------

@@ -68,6 +68,35 @@ export function makeEncoder(table) {
   return new tiktokenGlue.Tiktoken(table.bpe_ranks, { ...table.special_tokens }, table.pat_str);
 }
 
+/**
+ * The whole body of `response` as one Uint8Array, `onBytes(count)` told of each chunk as it
+ * arrives (of the whole at once when the response has no body stream).
+ */
+async function readBytes(response, onBytes = null) {
+  if (!response.body) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    onBytes?.(bytes.length);
+    return bytes;
+  }
+  const reader = response.body.getReader();
+  const chunks = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    length += value.length;
+    onBytes?.(value.length);
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
 // Pyodide 314 only console.warn()s when pyodide.asm.wasm cannot be fetched or compiled, and
 // its loadPyodide() then never settles; turn that warning into a rejection so the page can
 // say the tokenizer failed instead of waiting forever.
@@ -137,7 +166,7 @@ export async function bootEngine(progress = () => {}, assets = site()) {
   /**
    * The tokenizer `name` ready in Python: a BPE encoding's WASM encoder, or an open
    * model's tables fetched from the site (assets/tables/, hash-checked in Python), with
-   * "encoding" / "tables" progress. Unknown names are left for Python to refuse.
+   * "encoding" / "tables" progress (the tables' in bytes). Unknown names are left for Python to refuse.
    */
   function ensureTokenizer(name, report = () => {}) {
     if (SPEC.encodings[name]) {
@@ -148,12 +177,28 @@ export async function bootEngine(progress = () => {}, assets = site()) {
     if (!family) return Promise.resolve();
     return once(`tokenizer:${name}`, async () => {
       const tables = family.tables;
-      for (let i = 0; i < tables.length; i++) {
-        report("tables", i, tables.length, { name });
-        const bytes = new Uint8Array(await (await assets.response(`tables/${tables[i].file}`)).arrayBuffer());
-        glue.provide_table(tables[i].name, bytes);
+      // Counted in bytes when the build gave each table's size (XLM-R's first table is most
+      // of its megabytes, so a count of files would sit at 0 %), else in files.
+      const sized = tables.every((table) => table.bytes > 0);
+      const total = sized ? tables.reduce((sum, table) => sum + table.bytes, 0) : tables.length;
+      let done = 0;
+      let shown = -1;
+      // Reported when the whole percent moves, not per chunk of the network's; 100 % at the end.
+      const advance = (count) => {
+        done += count;
+        const percent = Math.floor((done / total) * 100);
+        if (percent > shown && percent < 100) {
+          shown = percent;
+          report("tables", done, total, { name });
+        }
+      };
+      advance(0);
+      for (const table of tables) {
+        const bytes = await readBytes(await assets.response(`tables/${table.file}`), sized ? advance : null);
+        if (!sized) advance(1);
+        glue.provide_table(table.name, bytes);
       }
-      report("tables", tables.length, tables.length, { name });
+      report("tables", total, total, { name });
     });
   }
 
