@@ -180,10 +180,13 @@ def read_split_form(form: dict[str, str], *, decimal_comma: bool = False) -> Spl
     # An empty size asks for the named model's largest: an unknown model is its one error.
     size = None if form.get("model") and not raw_size.strip() else attempt(
         read_count, "chunk_size", raw_size, 1, MAX_CHUNK_SIZE, "tokens", decimal_comma)
+    prefix = str(form.get("prefix", "")).strip().lower() in ("1", "true", "yes", "on")
+    if model is not None and size is not None:
+        # Here, not only in SplitOptions, so a size the model would truncate is said with the other bad fields.
+        attempt(check_model_size, model, size, prefix)
     raw_overlap = str(form.get("overlap", ""))
     overlap = None if not raw_overlap.strip() else attempt(
         read_count, "overlap", raw_overlap, 0, MAX_CHUNK_SIZE - 1, "tokens", decimal_comma)
-    prefix = str(form.get("prefix", "")).strip().lower() in ("1", "true", "yes", "on")
     context = attempt(check_context, str(form.get("context") or DEFAULT_CONTEXT))
     tokenizer: Any = None
     if model is not None:

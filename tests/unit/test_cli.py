@@ -500,6 +500,41 @@ def test_preview_with_a_model_refuses_a_size_it_would_truncate(capsys, text_file
     assert (code, err) == (0, "") and out.startswith("--- window 1: ")
 
 
+TOO_LARGE = ("ragchunk: error: --size: chunk size (9,999) is too large for all-MiniLM-L6-v2: it reads 256 tokens, 2 of"
+             " them its own special tokens; enter at most 254")
+BAD_OVERLAP = "ragchunk: error: --overlap: overlap (-3) must be at least 0: enter a larger number"
+BAD_BY = "ragchunk: error: --by: by (foo) is not known: choose one of headings, paragraphs, sentences"
+
+
+@pytest.mark.parametrize(("command", "where", "flags", "said"), [
+    ("split", "file", ["--overlap", "-3"], [TOO_LARGE, BAD_OVERLAP]),
+    ("split", "file", ["--by", "foo"], [BAD_BY, TOO_LARGE]),
+    ("split", "file", ["--overlap", "-3", "--by", "foo"], [BAD_BY, TOO_LARGE, BAD_OVERLAP]),
+    ("split", "folder", ["--overlap", "-3", "--by", "foo"], [BAD_BY, TOO_LARGE, BAD_OVERLAP]),
+    ("split", "stdin", ["--overlap", "-3"], [TOO_LARGE, BAD_OVERLAP]),
+    ("preview", "file", ["--overlap", "-3"], [TOO_LARGE, BAD_OVERLAP]),
+    ("compare", "file", ["--overlap", "-3"], [TOO_LARGE, BAD_OVERLAP]),
+    ("compare", "folder", ["--overlap", "-3"], [TOO_LARGE, BAD_OVERLAP]),
+])
+def test_a_size_the_model_would_truncate_is_said_with_the_other_bad_values(capsys, text_file, command, where, flags,
+                                                                           said):
+    path = {"file": str(text_file), "folder": str(text_file.parent), "stdin": "-"}[where]
+    code, out, err = run(capsys, command, path, "--model", "all-MiniLM-L6-v2", "--size", "9999", *flags,
+                         stdin=FakeStdin(TEXT.encode("utf-8")))
+    assert (code, out, err.splitlines()) == (2, "", said)
+
+
+@pytest.mark.parametrize("command", ["split", "preview", "compare"])
+@pytest.mark.parametrize(("flags", "said"), [
+    (["--model", "all-MiniLM-L6-v2", "--size", "9999"], TOO_LARGE),
+    (["--model", "all-MiniLM-L6-v2", "--size", "200", "--overlap", "-3"], BAD_OVERLAP),
+])
+def test_one_bad_value_with_a_model_is_one_line(capsys, text_file, command, flags, said):
+    overlap = [] if "--overlap" in flags else ["--overlap", "0"]
+    code, out, err = run(capsys, command, str(text_file), *flags, *overlap)
+    assert (code, out, err) == (2, "", f"{said}\n")
+
+
 @pytest.mark.parametrize(("flags", "line"), [
     (["--prefix", "--size", "8"],
      "ragchunk: error: --prefix: prefix needs a model (its document prefix): choose a model or drop the prefix"),
@@ -544,6 +579,12 @@ def test_subprocess_preview_refuses_a_size_the_model_would_truncate(text_file):
         "ragchunk: error: --size: chunk size (1,000) is too large for all-MiniLM-L6-v2: it reads 256 tokens, 2 of them"
         " its own special tokens; enter at most 254"
     ]
+
+
+def test_subprocess_split_says_the_model_limit_with_the_other_bad_values(text_file):
+    done = python_m_ragchunk("split", str(text_file), "--model", "all-MiniLM-L6-v2", "--size", "9999", "--overlap", "-3",
+                             "--by", "foo")
+    assert (done.returncode, done.stdout, done.stderr.splitlines()) == (2, "", [BAD_BY, TOO_LARGE, BAD_OVERLAP])
 
 
 def test_subprocess_error_exit():
