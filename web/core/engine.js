@@ -80,21 +80,13 @@ async function readBytes(response, onBytes = null) {
   }
   const reader = response.body.getReader();
   const chunks = [];
-  let length = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     chunks.push(value);
-    length += value.length;
     onBytes?.(value.length);
   }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
+  return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
 // Pyodide 314 only console.warn()s when pyodide.asm.wasm cannot be fetched or compiled, and
