@@ -25,7 +25,7 @@ from .corpus import CorpusSummary, read_source, split_corpus
 from .errors import NotTextError, RagchunkError
 from .fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_price
 from .files import STDIN, Found, cannot_read, find_files, read_file, same_file, shown_name
-from .options import read_split_form
+from .options import SplitOptions, read_split_form
 from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE
 from .stats import compute_stats, format_stats
 from .structure import BY_CHOICES
@@ -399,12 +399,28 @@ def _sized_form(args: argparse.Namespace, form: dict[str, str]) -> dict[str, str
     return form
 
 
+def _read_form_with(form: dict[str, str], errors: ErrorCollector) -> SplitOptions:
+    """``read_split_form(form)``, its bad fields said together with ``errors`` (the command's
+    other flags, read before it), so one run names every flag at fault."""
+    try:
+        options = read_split_form(form)
+    except FormErrors as err:
+        raise _all_errors(err.errors + errors) from None
+    if errors:
+        raise _all_errors(errors)
+    return options
+
+
 def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    options = read_split_form(_sized_form(args, {
+    form = _sized_form(args, {
         "by": "headings", "chunk_size": args.size or ("" if args.model else "512"), "overlap": args.overlap,
-        "context": args.context, "prefix": str(args.prefix)}))
+        "context": args.context, "prefix": str(args.prefix)})
+    errors = ErrorCollector()
+    price = errors.attempt(read_price, args.price) if args.price.strip() else None
+    options = _read_form_with(form, errors)
     model = get_model(args.model) if args.model else None
-    price = read_price(args.price) if args.price.strip() else (model.price_per_million if model else None)
+    if price is None and model is not None:
+        price = model.price_per_million
     left_out: Counter = Counter()
     found, problems = find_files(args.paths, args.include, args.exclude, args.hidden, left_out)
     failed = _say_problems(problems)
@@ -487,12 +503,7 @@ def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
     form = _sized_form(args, {"chunk_size": args.size, "overlap": args.overlap, "prefix": str(args.prefix)})
     errors = ErrorCollector()
     count = errors.attempt(read_count, "preview", args.count, 0, 10**9)
-    try:
-        options = read_split_form(form)
-    except FormErrors as err:
-        raise _all_errors(err.errors + errors) from None
-    if errors:
-        raise _all_errors(errors)
+    options = _read_form_with(form, errors)
     text = read_document(args.file, stdin, "preview", "preview")
     cut = windows(text, options.size, options.overlap, get_tokenizer(options.tokenizer), limit=count or None)
     if args.json:
@@ -507,10 +518,12 @@ def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
 
 
 def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    options = read_split_form(_sized_form(args, {"by": args.by, "chunk_size": args.size, "overlap": args.overlap,
-                                                 "prefix": str(args.prefix), "context": args.context}))
-    jobs = usable_cpus() if args.jobs is None else read_count("jobs", args.jobs, 1, 1024, "processes")
-    price = read_price(args.price) if args.price.strip() else None
+    form = _sized_form(args, {"by": args.by, "chunk_size": args.size, "overlap": args.overlap,
+                              "prefix": str(args.prefix), "context": args.context})
+    errors = ErrorCollector()
+    jobs = usable_cpus() if args.jobs is None else errors.attempt(read_count, "jobs", args.jobs, 1, 1024, "processes")
+    price = errors.attempt(read_price, args.price) if args.price.strip() else None
+    options = _read_form_with(form, errors)
     left_out: Counter = Counter()
     found, problems = find_files(args.paths, args.include, args.exclude, args.hidden, left_out)
     failed = _say_problems(problems)

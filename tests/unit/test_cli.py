@@ -524,6 +524,34 @@ def test_a_size_the_model_would_truncate_is_said_with_the_other_bad_values(capsy
     assert (code, out, err.splitlines()) == (2, "", said)
 
 
+BAD_PRICE = "ragchunk: error: --price: price per million tokens (y) is not a number: enter digits, e.g. 512"
+
+
+@pytest.mark.parametrize(("command", "flags", "said"), [
+    ("split", ["--size", "0", "--jobs", "0", "--price", "y"],
+     ["ragchunk: error: --size: chunk size (0) must be at least 1: enter a larger number",
+      "ragchunk: error: --jobs: jobs (0) must be at least 1: enter a larger number", BAD_PRICE]),
+    ("split", ["--size", "100", "--jobs", "x"],
+     ["ragchunk: error: --jobs: jobs (x) is not a number: enter digits, e.g. 512"]),
+    ("split", ["--model", "all-MiniLM-L6-v2", "--size", "9999", "--price", "y"], [TOO_LARGE, BAD_PRICE]),
+    ("compare", ["--size", "0", "--price", "y"],
+     ["ragchunk: error: --size: chunk size (0) must be at least 1: enter a larger number", BAD_PRICE]),
+    ("compare", ["--model", "all-MiniLM-L6-v2", "--overlap", "-3", "--price", "y"], [BAD_OVERLAP, BAD_PRICE]),
+])
+def test_split_and_compare_say_a_bad_jobs_or_price_with_the_form(capsys, text_file, command, flags, said):
+    code, out, err = run(capsys, command, str(text_file), *flags)
+    assert (code, out, err.splitlines()) == (2, "", said)
+
+
+def test_compare_with_a_model_and_no_price_costs_at_the_models_price(capsys, text_file):
+    code, out, err = run(capsys, "compare", str(text_file), "--model", "text-embedding-3-small", "--json")
+    assert (code, err) == (0, "")
+    priced = run(capsys, "compare", str(text_file), "--model", "text-embedding-3-small", "--json",
+                 "--price", f"{get_model('text-embedding-3-small').price_per_million:g}")[1]
+    rows, price = json.loads(out)["rows"], get_model("text-embedding-3-small").price_per_million
+    assert out == priced and all(row["cost"] == pytest.approx(row["tokens"] / 1e6 * price) for row in rows), rows
+
+
 @pytest.mark.parametrize("command", ["split", "preview", "compare"])
 @pytest.mark.parametrize(("flags", "said"), [
     (["--model", "all-MiniLM-L6-v2", "--size", "9999"], TOO_LARGE),
