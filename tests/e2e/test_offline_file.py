@@ -17,7 +17,8 @@ import pytest
 import build
 from conftest import Watch
 from pages import CalculatorPage, SplitterPage
-from ragchunk import get_tokenizer, split, windows
+from ragchunk import get_model, get_tokenizer, split, windows
+from shown import integer
 from test_a11y import check_axe
 
 DOC = (Path(__file__).resolve().parents[2] / "tests" / "data" / "md" / "tiktoken-js-README.md").read_text(encoding="utf-8")
@@ -173,3 +174,36 @@ def test_cancel_rejects_the_pending_request_and_the_core_stays_usable(offline_pa
         "tokens": get_tokenizer("cl100k_base").count(MULTILINGUAL),
     }
     calc.wait_ready()
+
+
+def test_open_models_count_with_the_tables_inlined_in_the_file(offline_page, watch: Watch):
+    """An open model's tables come from the bytes inlined in the file, not from assets/tables/
+    beside it (file: is let through, and dist/ has them): each family loads, says so, and
+    counts the text exactly as CPython does."""
+    page = offline_page
+    calc = CalculatorPage(page)
+    calc.wait_ready()
+    calc.paste(MULTILINGUAL)
+    assert calc.token_count() == get_tokenizer("cl100k_base").count(MULTILINGUAL)
+    page.evaluate("""() => {
+        const status = document.querySelector('#text-status');
+        window.statusTexts = [];
+        new MutationObserver(() => window.statusTexts.push(status.textContent))
+            .observe(status, {childList: true, characterData: true, subtree: true});
+    }""")
+    for model_id, tokenizer in (("multilingual-e5-small", "xlm-roberta"), ("bge-small-en-v1.5", "bert-base-uncased")):
+        assert get_model(model_id).tokenizer == tokenizer
+        calc.choose_model(model_id, recount=True)
+        count = get_tokenizer(tokenizer).count(MULTILINGUAL)
+        assert page.inner_text("#t-tokens") == f"{integer(count)} ({tokenizer})", model_id
+        status = calc.text_status()
+        assert status and not status.startswith("Loading"), (model_id, status)
+        assert calc.errors() == {}, (model_id, calc.errors())
+        assert page.get_attribute("#core-status", "data-state") == "ready"
+        loading = f"Loading the {tokenizer} tokenizer…"
+        assert any(text.startswith(loading) for text in page.evaluate("window.statusTexts")), model_id
+    # Only the file itself and what it holds (data: modules, blob: assets): nothing from its folder.
+    assert not watch.foreign
+    document = page.url.split("?", 1)[0]
+    left = [r.url for r in watch.requests if not r.url.startswith(("data:", "blob:")) and r.url.split("?", 1)[0] != document]
+    assert left == [], "requests left the page"
