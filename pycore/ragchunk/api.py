@@ -59,6 +59,7 @@ from .structure import Structure
 from .textio import check_text, text_empty
 from .models import get_model, model_figures
 from .tokenizers import REGISTRY, Encoded, Registry, check_tokenizer, encode_steps
+from .tokenizers.pieces import all_ends
 from .windowing import Window, windows_of
 
 PROTOCOL_VERSION = 2
@@ -224,7 +225,7 @@ class Workspace:
             return result
         first = max(0, int(payload.get("first", 0)))
         count = min(MAX_PREVIEW_WINDOWS, max(1, int(payload.get("count", DEFAULT_PREVIEW_WINDOWS))))
-        cut = windows_of(doc.text, encoded, size, overlap, limit=first + count)[first:]
+        cut = windows_of(doc.text, encoded, size, overlap, limit=first + count, first=first)
         result["window_count"] = chunk_count(len(ids), size, overlap)
         result["windows"] = [window_json(w, doc.text) for w in cut]
         result["plan"] = plan(len(ids), size, overlap).to_json() if len(ids) else None
@@ -370,7 +371,7 @@ class Workspace:
                 if doc.structure is None:
                     doc.structure = Structure.of(doc.text)
                 sizer = sizing.sizer(doc.text) if sizing.tokenizer is None else TokenSizer(
-                    doc.text, sizing.tokenizer, (yield from self._encoded(doc, sizing.tokenizer)).ends)
+                    doc.text, sizing.tokenizer, all_ends((yield from self._encoded(doc, sizing.tokenizer))))
                 doc.prepared[sizing.name] = Prepared(doc.text, sizing.name, sizer, doc.structure)
         return doc.prepared[sizing.name]
 

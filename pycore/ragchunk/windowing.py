@@ -68,8 +68,11 @@ def check_limit(limit: int | None) -> int | None:
     return check_whole("preview", "limit", limit, 0, MAX_TOTAL_TOKENS, unit="windows")
 
 
-def windows_of(text: str, encoded: Encoded, chunk_size: int, overlap: int, limit: int | None = None) -> list[Window]:
-    """:func:`windows` for a text already encoded (``tokenizer.encode_with_offsets(text)``).
+def windows_of(text: str, encoded: Encoded, chunk_size: int, overlap: int, limit: int | None = None,
+               first: int = 0) -> list[Window]:
+    """:func:`windows` for a text already encoded (``tokenizer.encode_with_offsets(text)``),
+    from window ``first`` on (the windows before it are not made: a preview of window 900
+    reads the offsets of its own tokens only).
 
     A window spans from the first character its first token covers to the last character
     its last token covers (:class:`ragchunk.tokenizers.base.Encoded`). Raises as :func:`windows` does.
@@ -83,12 +86,13 @@ def windows_of(text: str, encoded: Encoded, chunk_size: int, overlap: int, limit
         count = min(count, limit)
     starts, ends = encoded.starts, encoded.ends
     result = []
-    previous_end = 0
-    for k in range(count):
-        first, stop = k * step, min(k * step + chunk_size, n)
-        start, end = starts[first], ends[stop - 1]
-        shared = min(overlap, stop - first) if k else 0
+    # Where the window before the first one made ends.
+    previous_end = ends[min((first - 1) * step + chunk_size, n) - 1] if 0 < first < count else 0
+    for k in range(max(0, first), count):
+        token, stop = k * step, min(k * step + chunk_size, n)
+        start, end = starts[token], ends[stop - 1]
+        shared = min(overlap, stop - token) if k else 0
         overlap_end = min(max(previous_end, start), end) if k else start
-        result.append(Window(k, text[start:end], start, end, first, stop, stop - first, shared, overlap_end))
+        result.append(Window(k, text[start:end], start, end, token, stop, stop - token, shared, overlap_end))
         previous_end = end
     return result

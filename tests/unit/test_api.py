@@ -413,6 +413,35 @@ def test_a_settings_change_repacks_without_encoding_again(monkeypatch):
     assert encodes == []
 
 
+@pytest.mark.parametrize(("model", "tokenizer"), [("bge-small-en-v1.5", "bert-base-uncased"),
+                                                   ("multilingual-e5-small", "xlm-roberta")])
+def test_an_open_models_count_finds_offsets_only_for_the_windows_it_shows(monkeypatch, model, tokenizer):
+    from ragchunk import split
+    from ragchunk.tokenizers import pieces
+
+    text = (SPLIT_DOC + "\n\nОдин абзац по-русски. यह हिंदी का वाक्य है।\n\n") * 60
+    assert len(text) > 4 * pieces.OFFSET_PIECE_CHARS
+    found = []
+    real = pieces._Pieces.offsets
+    monkeypatch.setattr(pieces._Pieces, "offsets", lambda self, k: found.append(k) or real(self, k))
+    workspace = Workspace()
+    doc = load(workspace, text)
+    result = result_of(ask(workspace, "analyze", {"doc": doc, "model": model, "chunk_size": 256, "overlap": 32}))
+    assert result["tokens"] == get_tokenizer(tokenizer).count(text)
+    assert result["windows"] == expected_windows(text, 256, 32, tokenizer)
+    assert set(found) == {0}, "the first windows lie in the first piece: no other piece's offsets are found"
+    # A later window finds its own piece's offsets, and only those.
+    last = result["window_count"] - 1
+    late = result_of(ask(workspace, "analyze", {"doc": doc, "model": model, "chunk_size": 256, "overlap": 32,
+                                                "first": last, "count": 1}))
+    assert late["windows"] == expected_windows(text, 256, 32, tokenizer, first=last, count=1)
+    assert 1 < len(set(found)) <= 3
+    # Splitting reads every end: the chunks are those of split() on the text.
+    chunks = result_of(ask(workspace, "split", {"doc": doc, "by": "paragraphs", "model": model, "chunk_size": "200",
+                                                "overlap": "16"}))
+    assert chunks["count"] == len(split(text, by="paragraphs", size=200, overlap=16, model=model).chunks)
+
+
 def test_export_is_the_cli_jsonl_of_the_last_split():
     from ragchunk import CharEstimate, split
     from ragchunk.records import to_jsonl

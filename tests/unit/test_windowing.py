@@ -196,3 +196,15 @@ def test_limit_property(text, pair, limit):
     size, overlap = pair
     tokenizer = get_tokenizer("o200k_base")
     assert windows(text, size, overlap, tokenizer, limit=limit) == windows(text, size, overlap, tokenizer)[:limit]
+
+
+@settings(max_examples=60, deadline=None)
+@given(multibyte_text(max_pieces=40), chunking(max_size=24), st.integers(0, 12), st.integers(0, 12),
+       st.sampled_from(["cl100k_base", "bert-base-uncased", "xlm-roberta"]))
+def test_windows_from_a_later_one_are_those_windows(text, pair, first, count, name):
+    # The preview of window N makes no window before it, and its windows are the same.
+    size, overlap = pair
+    tokenizer = get_tokenizer(name)
+    encoded = tokenizer.encode_with_offsets(text)
+    every = windows_of(text, encoded, size, overlap)
+    assert windows_of(text, encoded, size, overlap, limit=first + count, first=first) == every[first:first + count]

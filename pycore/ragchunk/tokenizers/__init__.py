@@ -23,6 +23,7 @@ from ..steps import drive
 from . import bpe
 from .base import Encoded, Tokenizer
 from .bpe import TiktokenTokenizer, WasmTokenizer
+from .pieces import OFFSET_PIECE_CHARS, encode_ids_first
 
 __all__ = [
     "REGISTRY",
@@ -91,11 +92,15 @@ def encode_steps(tokenizer: Tokenizer, text: str, piece: int | None = None) -> G
     each piece (the last with ``done == total``) and returns the :class:`Encoded`."""
     total = len(text)
     piece = piece or ENCODE_PIECE_CHARS
+    from_ids = getattr(tokenizer, "encoded_from_ids", None)
+    if from_ids is None:
+        # Open tokenizers: ids first, each piece's offsets when they are read (see .pieces),
+        # progress after each of those pieces (they are slower than BPE: a step a second or so).
+        return (yield from encode_ids_first(tokenizer, text, min(piece, OFFSET_PIECE_CHARS)))
     if total <= piece:
         encoded = tokenizer.encode_with_offsets(text)
         yield ("tokenizing", total, total)
         return encoded
-    from_ids = getattr(tokenizer, "encoded_from_ids", None)
     ids = array("I")
     starts: list[int] = []
     ends: list[int] = []

@@ -37,6 +37,8 @@ class Encoded(NamedTuple):
     two tokens share (a byte-level BPE split inside a multi-byte character, a ligature
     that normalization expands and the model cuts) belongs to both. ``starts`` may be a
     lazy sequence: only the fixed windows read it, and only for the tokens they start at.
+    With an open tokenizer both may be found piece by piece when read (:mod:`.pieces`;
+    ``all_ends`` there gives every end at once).
     """
 
     ids: Sequence[int]
