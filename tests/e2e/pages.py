@@ -55,6 +55,19 @@ class ToolPage:
     def wait_ready(self) -> None:
         self.page.wait_for_selector('#core-status[data-state="ready"]', timeout=BOOT_TIMEOUT_MS)
 
+    def record_status(self) -> None:
+        """From now on, keep every text the status line (``#text-status``) shows; see :meth:`statuses`."""
+        self.page.evaluate("""() => {
+            const status = document.querySelector('#text-status');
+            window.statusTexts = [];
+            new MutationObserver(() => window.statusTexts.push(status.textContent))
+                .observe(status, {childList: true, characterData: true, subtree: true});
+        }""")
+
+    def statuses(self) -> list[str]:
+        """The texts the status line has shown since :meth:`record_status`, in order."""
+        return self.page.evaluate("window.statusTexts")
+
     def finished(self) -> int:
         """How many document requests the page has finished (successfully or not)."""
         return int(self.page.get_attribute("#drop", "data-analyses") or 0)

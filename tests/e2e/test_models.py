@@ -316,12 +316,7 @@ def test_the_tables_progress_counts_bytes_not_files(page, context, dist, held_ta
     calc.paste(TABLES_TEXT)
     assert calc.token_count() == get_tokenizer("cl100k_base").count(TABLES_TEXT)
     # Every text the status line shows, to check the percent only grows.
-    page.evaluate("""() => {
-        const status = document.querySelector('#text-status');
-        window.statusTexts = [];
-        new MutationObserver(() => window.statusTexts.push(status.textContent))
-            .observe(status, {childList: true, characterData: true, subtree: true});
-    }""")
+    calc.record_status()
     held_tables.passing = {tables[0]["file"]}
 
     def load_with_the_rest_held() -> None:
@@ -340,7 +335,7 @@ def test_the_tables_progress_counts_bytes_not_files(page, context, dist, held_ta
     assert page.inner_text("#t-tokens") == f"{integer(get_tokenizer('xlm-roberta').count(TABLES_TEXT))} (xlm-roberta)"
     assert not calc.text_status().startswith("Loading"), calc.text_status()
     loading = re.compile(r"Loading the xlm-roberta tokenizer… (\d+) %")
-    percents = [int(m.group(1)) for m in map(loading.fullmatch, page.evaluate("window.statusTexts")) if m]
+    percents = [int(m.group(1)) for m in map(loading.fullmatch, calc.statuses()) if m]
     assert share in percents and percents == sorted(percents) and percents[-1] <= 100, percents
 
 

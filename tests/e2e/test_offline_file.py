@@ -185,12 +185,7 @@ def test_open_models_count_with_the_tables_inlined_in_the_file(offline_page, wat
     calc.wait_ready()
     calc.paste(MULTILINGUAL)
     assert calc.token_count() == get_tokenizer("cl100k_base").count(MULTILINGUAL)
-    page.evaluate("""() => {
-        const status = document.querySelector('#text-status');
-        window.statusTexts = [];
-        new MutationObserver(() => window.statusTexts.push(status.textContent))
-            .observe(status, {childList: true, characterData: true, subtree: true});
-    }""")
+    calc.record_status()
     for model_id, tokenizer in (("multilingual-e5-small", "xlm-roberta"), ("bge-small-en-v1.5", "bert-base-uncased")):
         assert get_model(model_id).tokenizer == tokenizer
         calc.choose_model(model_id, recount=True)
@@ -201,7 +196,7 @@ def test_open_models_count_with_the_tables_inlined_in_the_file(offline_page, wat
         assert calc.errors() == {}, (model_id, calc.errors())
         assert page.get_attribute("#core-status", "data-state") == "ready"
         loading = f"Loading the {tokenizer} tokenizer…"
-        assert any(text.startswith(loading) for text in page.evaluate("window.statusTexts")), model_id
+        assert any(text.startswith(loading) for text in calc.statuses()), model_id
     # Only the file itself and what it holds (data: modules, blob: assets): nothing from its folder.
     assert not watch.foreign
     document = page.url.split("?", 1)[0]
