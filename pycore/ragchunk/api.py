@@ -206,7 +206,7 @@ class Workspace:
         doc = self._doc(payload)
         model = get_model(str(payload["model"])) if payload.get("model") else None
         encoding = model.tokenizer if model else check_tokenizer(str(payload.get("encoding", DEFAULT_ENCODING)))
-        encoded = yield from self._encoded(doc, self._registry.get(encoding))
+        encoded = yield from self._encoded(doc, self._registry.get(encoding), spans_when_read=True)
         ids = encoded.ids
         result: dict[str, Any] = {
             "encoding": encoding,
@@ -355,10 +355,12 @@ class Workspace:
             raise RagchunkError("text", "no document is loaded: paste some text or drop a file", "text_empty")
         return doc
 
-    def _encoded(self, doc: _Document, tokenizer: Any) -> Generator[tuple[str, int, int], None, Encoded]:
-        """The document's token ids and ends with ``tokenizer``, encoded once, piece by piece."""
+    def _encoded(self, doc: _Document, tokenizer: Any,
+                 spans_when_read: bool = False) -> Generator[tuple[str, int, int], None, Encoded]:
+        """The document's token ids and ends with ``tokenizer``, encoded once, piece by piece
+        (``spans_when_read``: see :func:`ragchunk.tokenizers.encode_steps`)."""
         if tokenizer.name not in doc.encoded:
-            doc.encoded[tokenizer.name] = yield from encode_steps(tokenizer, doc.text)
+            doc.encoded[tokenizer.name] = yield from encode_steps(tokenizer, doc.text, spans_when_read=spans_when_read)
         return doc.encoded[tokenizer.name]
 
     def _prepared(self, doc: _Document, options: SplitOptions) -> Generator[tuple[str, int, int], None, Prepared]:

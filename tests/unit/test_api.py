@@ -165,7 +165,7 @@ def test_analyze_reuses_the_document_and_its_encoding(monkeypatch):
     first = result_of(ask(workspace, "analyze", {"doc": doc, "chunk_size": 8, "overlap": 2}))
     encodes = []
     real = api.encode_steps
-    monkeypatch.setattr(api, "encode_steps", lambda *a: encodes.append(1) or real(*a))
+    monkeypatch.setattr(api, "encode_steps", lambda *a, **k: encodes.append(1) or real(*a, **k))
     again = result_of(ask(workspace, "analyze", {"doc": doc, "chunk_size": 16, "overlap": 4}))
     assert again["tokens"] == first["tokens"] and encodes == []
     assert again["windows"] == expected_windows(TEXT, 16, 4)
@@ -402,7 +402,7 @@ def test_a_settings_change_repacks_without_encoding_again(monkeypatch):
     result_of(ask(workspace, "split", {"doc": doc, "by": "headings", "chunk_size": "256", "overlap": "32"}))
     encodes, parses = [], []
     real_encode, real_parse = api.encode_steps, api.Structure.of
-    monkeypatch.setattr(api, "encode_steps", lambda *a: encodes.append(1) or real_encode(*a))
+    monkeypatch.setattr(api, "encode_steps", lambda *a, **k: encodes.append(1) or real_encode(*a, **k))
     monkeypatch.setattr(api.Structure, "of", classmethod(lambda cls, t: parses.append(1) or real_parse(t)))
     again = result_of(ask(workspace, "split", {"doc": doc, "by": "sentences", "chunk_size": "64", "overlap": "8"}))
     assert encodes == [] and parses == []
@@ -440,6 +440,13 @@ def test_an_open_models_count_finds_offsets_only_for_the_windows_it_shows(monkey
     chunks = result_of(ask(workspace, "split", {"doc": doc, "by": "paragraphs", "model": model, "chunk_size": "200",
                                                 "overlap": "16"}))
     assert chunks["count"] == len(split(text, by="paragraphs", size=200, overlap=16, model=model).chunks)
+    # A split with nothing counted before reads every span: found with the ids, in one pass.
+    found.clear()
+    workspace = Workspace()
+    doc = load(workspace, text)
+    again = result_of(ask(workspace, "split", {"doc": doc, "by": "paragraphs", "model": model, "chunk_size": "200",
+                                               "overlap": "16"}))
+    assert again["count"] == chunks["count"] and found == []
 
 
 def test_export_is_the_cli_jsonl_of_the_last_split():

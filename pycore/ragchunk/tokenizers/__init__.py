@@ -86,16 +86,20 @@ def encode_in_pieces(tokenizer: Tokenizer, text: str, progress: Callable[[int, i
                  None if progress is None else lambda step: progress(step[1], step[2]))
 
 
-def encode_steps(tokenizer: Tokenizer, text: str, piece: int | None = None) -> Generator[tuple[str, int, int], None,
-                                                                                          Encoded]:
+def encode_steps(tokenizer: Tokenizer, text: str, piece: int | None = None,
+                 spans_when_read: bool = False) -> Generator[tuple[str, int, int], None, Encoded]:
     """:func:`encode_in_pieces` step by step: yields ``("tokenizing", done, total)`` after
-    each piece (the last with ``done == total``) and returns the :class:`Encoded`."""
+    each piece (the last with ``done == total``) and returns the :class:`Encoded`.
+
+    ``spans_when_read``: for a count that reads few token spans (the calculator's windows),
+    an open tokenizer finds the ids first and each piece's spans when one is read
+    (:mod:`.pieces`); finding them with the ids costs less when every span will be read.
+    """
     total = len(text)
     piece = piece or ENCODE_PIECE_CHARS
     from_ids = getattr(tokenizer, "encoded_from_ids", None)
-    if from_ids is None:
-        # Open tokenizers: ids first, each piece's offsets when they are read (see .pieces),
-        # progress after each of those pieces (they are slower than BPE: a step a second or so).
+    if from_ids is None and spans_when_read:
+        # Progress after each of those pieces (open tokenizers are slower than BPE: a step a second or so).
         return (yield from encode_ids_first(tokenizer, text, min(piece, OFFSET_PIECE_CHARS)))
     if total <= piece:
         encoded = tokenizer.encode_with_offsets(text)
