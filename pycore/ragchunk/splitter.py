@@ -337,7 +337,7 @@ class _Emitter:
         self.context = context
         budget = (lambda _pos: size) if context is None else context.budget
         check = None if context is None else context.fits
-        for _ in Packer(text, tree, sizer, budget, options.overlap, self.emit, check, structure.section_starts(text)).run():
+        for _ in Packer(text, tree, sizer, budget, options.overlap, self.emit, check, structure.section_starts).run():
             yield self.done
 
     def emit(self, start: int, content_start: int, end: int, tokens: int, overlap_tokens: int) -> bool:

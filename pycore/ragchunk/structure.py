@@ -129,6 +129,9 @@ class Structure(NamedTuple):
     title: str = ""
     # Every table, top-level or inside a list or quote: (start, end of its delimiter row, end, header lines).
     tables: tuple[tuple[int, int, int, str], ...] = ()
+    # Where sections start: each heading's first character, and that of the markup without
+    # text right before it (an anchor, a comment, a rule), which opens the section with it.
+    section_starts: frozenset[int] = frozenset()
 
     @classmethod
     def of(cls, text: str) -> Structure:
@@ -138,6 +141,10 @@ class Structure(NamedTuple):
         [('A',), ('A',), ('A', 'B'), ('A', 'B')]
         >>> Structure.of("---\\ntitle: Guide\\n---\\nIntro.\\n\\n## Use\\n\\nText.").paths
         [('Guide',), ('Guide', 'Use'), ('Guide', 'Use')]
+        >>> text = "Intro.\\n\\n<a id=\\"use\\"></a>\\n\\n## Use\\n\\nText. <b>x</b>\\n\\n</div>\\n\\n## End\\n"
+        >>> structure = Structure.of(text)
+        >>> sorted(text[i:i + 6] for i in structure.section_starts), structure.paths
+        (['## End', '## Use', '<a id='], [(), ('Use',), ('Use',), ('Use',), ('Use',), ('End',)])
         """
         blocks = parse_blocks(text)
         front = blocks[0] if blocks and blocks[0].kind == "front_matter" else None
@@ -145,13 +152,15 @@ class Structure(NamedTuple):
             blocks = blocks[1:]
         paths = heading_paths(blocks)
         # Markup without text right before a heading (an anchor) opens its section: its path.
+        starts = set()
         for first, heading in _section_openers(text, blocks):
             paths[first:heading] = [paths[heading]] * (heading - first)
+            starts.update(block.start for block in blocks[first:heading + 1])
         title = front.title if front is not None else ""
         if title and not any(b.kind == "heading" and b.level == 1 for b in blocks):
             paths = [(title, *path) for path in paths]
         return cls(blocks, paths, [b.start for b in blocks], _section_ends(blocks), front, title,
-                   _tables(text, blocks))
+                   _tables(text, blocks), frozenset(starts))
 
     def path_at(self, offset: int) -> tuple[str, ...]:
         """The heading path in force at code-point ``offset`` (before the first block: the
@@ -160,19 +169,6 @@ class Structure(NamedTuple):
         if block >= 0:
             return self.paths[block]
         return (self.title,) if self.title and self.paths and self.paths[0][:1] == (self.title,) else ()
-
-    def section_starts(self, text: str) -> frozenset[int]:
-        """Where sections start: each heading's first character, and that of the markup
-        without text right before it (an anchor, a comment, a rule), which opens with it.
-
-        >>> text = "Intro.\\n\\n<a id=\\"use\\"></a>\\n\\n## Use\\n\\nText. <b>x</b>\\n\\n</div>\\n\\n## End\\n"
-        >>> structure = Structure.of(text)
-        >>> sorted(text[i:i + 6] for i in structure.section_starts(text)), structure.paths
-        (['## End', '## Use', '<a id='], [(), ('Use',), ('Use',), ('Use',), ('Use',), ('End',)])
-        """
-        blocks = self.blocks
-        return frozenset(blocks[index].start for first, heading in _section_openers(text, blocks)
-                         for index in range(first, heading + 1))
 
 
 def _section_openers(text: str, blocks: list[Block]) -> Iterator[tuple[int, int]]:
