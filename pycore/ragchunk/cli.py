@@ -65,7 +65,8 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_INTERNAL = 70
 # calc, preview and split size by --size, or by --model's limit when it is empty.
-SIZE_REQUIRED = "the following arguments are required: --size (or --model, whose limit sets it)"
+# What an empty --size says without --model (said with the other bad flags, on --size's line).
+SIZE_REQUIRED = "chunk size is required: enter a number of tokens, or choose --model (its limit sets the size)"
 PREFIX_HELP = "leave room for the model's document prefix (e5 'passage: ', nomic 'search_document: ')"
 # What --help says; main's docstring and the README say the same.
 EXIT_CODES = ("exit codes: 0 done; 1 a document that cannot be read or split, or PATH that holds no document"
@@ -282,8 +283,6 @@ def run_calc(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         size = errors.attempt(read_count, "chunk_size", args.size, 1, MAX_CHUNK_SIZE)
         if size is not None:
             errors.attempt(check_model_size, model, size)
-    elif not args.size.strip():
-        raise UsageError(SIZE_REQUIRED)
     if args.paths:
         if args.tokens is not None or args.chars is not None:
             raise UsageError("PATH and --tokens/--chars exclude each other: give files or a length, not both")
@@ -364,9 +363,12 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors
 
 
 def _all_errors(errors: Sequence[RagchunkError]) -> FormErrors:
-    """``errors`` as one :class:`FormErrors`, each sentence once (a field read twice fails twice)."""
+    """``errors`` as one :class:`FormErrors`, each sentence once (a field read twice fails twice);
+    an empty size (no --size, no --model) says how to give one."""
     unique: dict[tuple[str, str], RagchunkError] = {}
     for err in errors:
+        if err.field == "chunk_size" and err.code == "empty":
+            err = RagchunkError("chunk_size", SIZE_REQUIRED, "chunk_size_required")
         unique.setdefault((err.field, err.message), err)
     return FormErrors(list(unique.values()))
 
@@ -387,15 +389,13 @@ def _size(count: int) -> str:
 
 def _sized_form(args: argparse.Namespace, form: dict[str, str]) -> dict[str, str]:
     """``form`` with how tokens are counted (--model, --chars-per-token where the command has
-    it, else --encoding); without a model, an empty --size is refused."""
+    it, else --encoding); without a model, an empty --size is the form's error (see :func:`_all_errors`)."""
     if args.model:
         form["model"] = args.model
     elif getattr(args, "chars_per_token", None) is not None:
         form["chars_per_token"] = args.chars_per_token
     else:
         form["encoding"] = args.encoding or DEFAULT_ENCODING
-    if not args.model and not str(form.get("chunk_size", "")).strip():
-        raise UsageError(SIZE_REQUIRED)
     return form
 
 

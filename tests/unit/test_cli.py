@@ -552,6 +552,28 @@ def test_compare_with_a_model_and_no_price_costs_at_the_models_price(capsys, tex
     assert out == priced and all(row["cost"] == pytest.approx(row["tokens"] / 1e6 * price) for row in rows), rows
 
 
+SIZE_MISSING = ("ragchunk: error: --size: chunk size is required: enter a number of tokens, or choose --model"
+                " (its limit sets the size)")
+
+
+@pytest.mark.parametrize(("command", "flags", "said"), [
+    ("calc", ["--tokens", "x", "--overlap", "-3"],
+     ["ragchunk: error: --tokens: document length (x) is not a number: enter digits, e.g. 512", SIZE_MISSING,
+      BAD_OVERLAP]),
+    ("calc", ["FILE", "--overlap", "-3", "--price", "y"], [SIZE_MISSING, BAD_OVERLAP, BAD_PRICE]),
+    ("split", ["FILE", "--by", "foo", "--overlap", "-3"], [BAD_BY, SIZE_MISSING, BAD_OVERLAP]),
+    ("split", ["FILE", "--jobs", "0"],
+     [SIZE_MISSING, "ragchunk: error: --jobs: jobs (0) must be at least 1: enter a larger number"]),
+    ("preview", ["FILE", "--overlap", "-3"], [SIZE_MISSING, BAD_OVERLAP]),
+    ("preview", ["FILE", "--overlap", "0"], [SIZE_MISSING]),
+])
+def test_a_missing_size_is_said_with_the_other_bad_values(capsys, text_file, command, flags, said):
+    # Before, "the following arguments are required: --size" was the only line, whatever else was wrong.
+    argv = [str(text_file) if flag == "FILE" else flag for flag in flags]
+    code, out, err = run(capsys, command, *argv)
+    assert (code, out, err.splitlines()) == (2, "", said)
+
+
 @pytest.mark.parametrize("command", ["split", "preview", "compare"])
 @pytest.mark.parametrize(("flags", "said"), [
     (["--model", "all-MiniLM-L6-v2", "--size", "9999"], TOO_LARGE),
