@@ -38,13 +38,18 @@ def watch() -> Watch:
 
 @pytest.fixture
 def offline_page(browser, dist: Path, watch: Watch):
-    """A tab on file://…/ragchunk-offline.html; every http(s) request is refused and recorded."""
+    """A tab on file://…/ragchunk-offline.html. Only the file itself (any query) and what it
+    holds (data: modules, blob: assets) may load: every other request, http(s) or a file:
+    beside it (dist/ has the site's assets), is refused and recorded."""
     context = browser.new_context(service_workers="block")
-    allowed = ("file:", "data:", "blob:")
+    document = (dist / build.OFFLINE_FILE).as_uri()
+
+    def allowed(url: str) -> bool:
+        return url.startswith(("data:", "blob:")) or re.split(r"[?#]", url, maxsplit=1)[0] == document
 
     def guard(route):
         url = route.request.url
-        if url.startswith(allowed):
+        if allowed(url):
             route.continue_()
         else:
             watch.foreign.append(url)
@@ -56,11 +61,11 @@ def offline_page(browser, dist: Path, watch: Watch):
     tab.on("console", lambda m: watch.console_errors.append(m.text) if m.type == "error" else None)
     tab.on("pageerror", lambda e: watch.page_errors.append(str(e)))
     tab.set_default_timeout(60_000)
-    tab.goto((dist / build.OFFLINE_FILE).as_uri())
+    tab.goto(document)
     yield tab
     context.close()
     watch.check()
-    assert all(request.url.startswith(allowed) for request in watch.requests)
+    assert [request.url for request in watch.requests if not allowed(request.url)] == []
 
 
 def test_the_offline_file_is_built_but_not_precached(dist: Path):
@@ -178,8 +183,8 @@ def test_cancel_rejects_the_pending_request_and_the_core_stays_usable(offline_pa
 
 def test_open_models_count_with_the_tables_inlined_in_the_file(offline_page, watch: Watch):
     """An open model's tables come from the bytes inlined in the file, not from assets/tables/
-    beside it (file: is let through, and dist/ has them): each family loads, says so, and
-    counts the text exactly as CPython does."""
+    beside it (dist/ has them; the fixture refuses every file: but the page): each family
+    loads, says so, and counts the text exactly as CPython does."""
     page = offline_page
     calc = CalculatorPage(page)
     calc.wait_ready()
@@ -197,8 +202,5 @@ def test_open_models_count_with_the_tables_inlined_in_the_file(offline_page, wat
         assert page.get_attribute("#core-status", "data-state") == "ready"
         loading = f"Loading the {tokenizer} tokenizer…"
         assert any(text.startswith(loading) for text in calc.statuses()), model_id
-    # Only the file itself and what it holds (data: modules, blob: assets): nothing from its folder.
+    # Nothing from the file's folder either (the fixture refuses and records it).
     assert not watch.foreign
-    document = page.url.split("?", 1)[0]
-    left = [r.url for r in watch.requests if not r.url.startswith(("data:", "blob:")) and r.url.split("?", 1)[0] != document]
-    assert left == [], "requests left the page"
