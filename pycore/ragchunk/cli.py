@@ -368,7 +368,7 @@ def _all_errors(errors: Sequence[RagchunkError]) -> FormErrors:
     unique: dict[tuple[str, str], RagchunkError] = {}
     for err in errors:
         if err.field == "chunk_size" and err.code == "empty":
-            err = RagchunkError("chunk_size", SIZE_REQUIRED, "chunk_size_required")
+            err = RagchunkError("chunk_size", SIZE_REQUIRED, err.code, err.params)  # the CLI's sentence
         unique.setdefault((err.field, err.message), err)
     return FormErrors(list(unique.values()))
 
