@@ -28,6 +28,10 @@ Guarantees, for any string:
 Where the rules had to choose:
 
 - a setext heading's title joins its lines with single spaces;
+- a heading's title is its text as a reader sees it: a link is its text, an autolink its
+  address; images (badges, logos) are left out, unless the title has nothing else (then
+  their alt text); HTML tags and comments are left out and backslash escapes undone (not
+  inside code spans); emphasis marks stay;
 - an indented (4+ columns) run of lines is a code block, as in CommonMark, except when
   it runs straight into unindented paragraph text: plain text that indents a paragraph's
   first line stays one paragraph;
@@ -900,7 +904,7 @@ def _scan(lines: list[str], first: int = 0) -> list[tuple[str, int, int, int, st
                 if para >= 0:
                     emit(("paragraph", para, i - 1, 0, ""))
                     para = -1
-                emit(("heading", i, i, heading[0], heading[1]))
+                emit(("heading", i, i, heading[0], _plain_title(heading[1])))
                 i += 1
                 continue
         elif char == "`" or char == "~":
@@ -982,7 +986,87 @@ def _scan(lines: list[str], first: int = 0) -> list[tuple[str, int, int, int, st
 
 def _setext_title(lines: list[str], first: int, underline: int) -> str:
     """The title of a setext heading: its paragraph lines, stripped and joined by spaces."""
-    return " ".join(line.strip() for line in lines[first:underline])
+    return _plain_title(" ".join(line.strip() for line in lines[first:underline]))
+
+
+# Inline syntax a heading's title drops (one line; no pattern backtracks over more than a
+# bracket's or a tag's contents). An escaped "[" opens no link.
+_IMAGE = re.compile(r"(?<!\\)!\[([^\[\]\n]*)\](?:\([^()\n]*\)|\[[^\[\]\n]*\])")
+_LINK = re.compile(r"(?<!\\)\[([^\[\]\n]*)\](?:\([^()\n]*\)|\[[^\[\]\n]*\])")
+_AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*|[^<>\s@]+@[^<>\s@]+)>")
+_INLINE_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+_TICKS = re.compile(r"`+")
+_HOLE = "\ue000"  # a private-use character: where a code span was (see _plain_text)
+_HOLES = re.compile(_HOLE + "([0-9]+)" + _HOLE)
+
+
+def _plain_title(title: str) -> str:
+    """A heading's title as a reader sees it (see the module docstring). Images (badges,
+    logos) are left out, unless nothing else is there: then they are their alt text.
+
+    >>> _plain_title("[2.23.0](https://github.com/o/r/compare/v2.22.0...v2.23.0) (2023-09-11)")
+    '2.23.0 (2023-09-11)'
+    >>> _plain_title('<a name="search"></a> Search'), _plain_title("cssesc [![Build](https://x/b.svg)](https://x)")
+    ('Search', 'cssesc')
+    >>> _plain_title("![ws logo](logo.png)"), _plain_title("The `<div>` tag, \\\\*not\\\\* [a][ref] <https://x.org> <!-- c -->")
+    ('ws logo', 'The `<div>` tag, *not* a https://x.org')
+    """
+    if "[" not in title and "<" not in title and "\\" not in title:
+        return title
+    return _plain_text(_IMAGE.sub("", title)) or _plain_text(_IMAGE.sub(r"\1", title))
+
+
+def _plain_text(title: str) -> str:
+    """``title`` with its links as their text and :func:`_plain_inline` applied, code spans kept as written."""
+    spans: list[str] = []
+    if _HOLE not in title:
+        # Each code span becomes a numbered hole, so that nothing inside it is read as a
+        # link or a tag, while a link's text may still hold one.
+        parts = []
+        pos = 0
+        for ticks in _TICKS.finditer(title):
+            if ticks.start() < pos:
+                continue
+            close = _closing_ticks(title, ticks.end(), ticks.end() - ticks.start())
+            if close >= 0:
+                parts.append(f"{title[pos:ticks.start()]}{_HOLE}{len(spans)}{_HOLE}")
+                spans.append(title[ticks.start():close])
+                pos = close
+        parts.append(title[pos:])
+        title = "".join(parts)
+    for _ in range(3):  # a link inside a link's text: [[a](b)](c)
+        title, changed = _LINK.subn(r"\1", title)
+        if not changed:
+            break
+    title = _plain_inline(title)
+    if spans:
+        title = _HOLES.sub(lambda hole: spans[int(hole.group(1))], title)
+    return " ".join(title.split())
+
+
+def _plain_inline(text: str) -> str:
+    """``text`` (no code span in it) without HTML, autolinks' brackets or backslash escapes."""
+    return _ESCAPED.sub(r"\1", _INLINE_TAG.sub("", _AUTOLINK.sub(r"\1", _without_comments(text))))
+
+
+def _without_comments(text: str) -> str:
+    """``text`` without its HTML comments (an unclosed one stays text), in one pass."""
+    parts = []
+    pos = 0
+    while (start := text.find("<!--", pos)) >= 0 and (end := text.find("-->", start + 4)) >= 0:
+        parts.append(text[pos:start])
+        pos = end + 3
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _closing_ticks(text: str, pos: int, width: int) -> int:
+    """The end of the first run of exactly ``width`` backticks at or after ``pos``, or -1."""
+    for ticks in _TICKS.finditer(text, pos):
+        if ticks.end() - ticks.start() == width:
+            return ticks.end()
+    return -1
 
 
 def _scan_indented(lines: list[str], i: int) -> tuple[int, int, int]:

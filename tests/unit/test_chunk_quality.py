@@ -306,3 +306,27 @@ def test_a_title_line_of_one_paragraph_a_line_text_goes_with_the_line_after_it(s
         last = chunk.text.rstrip().rsplit("\n", 1)[-1]
         assert not ("= =" in last or last.startswith("Revenue by")), (size, chunk.text)
     assert_guarantees(text, result, size, 0, counter_for("cl100k_base"))
+
+
+MD_FIXTURES = sorted((Path(__file__).resolve().parents[1] / "data" / "md").glob("*.md"))
+
+
+@pytest.mark.parametrize("path", MD_FIXTURES, ids=lambda p: p.name)
+def test_heading_paths_and_context_lines_hold_what_a_reader_sees_not_markup(path):
+    """Before, "### [Vite](#vite)" put "[Vite](#vite)" in the path, and cssesc's title line
+    carried two badge URLs into every chunk's embedding text, at a cost in tokens."""
+    text = path.read_text(encoding="utf-8")
+    titled = [b.title for b in parse_blocks(text) if b.kind == "heading" and ("[" in text[b.start:b.end] or "<" in text[b.start:b.end])]
+    chunks = ragchunk.split(text, size=128, overlap=16, context="headings").chunks
+    for title in [*titled, *(name for c in chunks for name in c.heading_path)]:
+        assert "](" not in title and "<a " not in title and "![" not in title, (path.name, title)
+    lines = [c.embed_text.split("\n", 1)[0] for c in chunks if c.embed_text]
+    assert not any("http" in line for line in lines), lines
+
+
+def test_a_linked_heading_is_named_by_its_text_in_the_path_and_the_context_line():
+    text = ("# cssesc [![Build status](https://travis-ci.org/m/cssesc.svg?branch=master)](https://travis-ci.org/m/cssesc)\n\n"
+            "## [2.23.0](https://github.com/m/cssesc/compare/v2.22.0...v2.23.0) (2023-09-11)\n\n" + "A fix. " * 90)
+    chunks = ragchunk.split(text, size=128, overlap=0, context="headings").chunks
+    assert chunks[-1].heading_path == ("cssesc", "2.23.0 (2023-09-11)")
+    assert chunks[-1].embed_text.startswith("cssesc > 2.23.0 (2023-09-11)\n")

@@ -539,6 +539,30 @@ def test_heading_paths_ignore_hash_lines_in_code() -> None:
     assert heading_paths(parse_blocks(text)) == [("Real",), ("Real",), ("Real", "Sub")]
 
 
+@pytest.mark.parametrize(("line", "title"), [
+    # Changelogs made by conventional-changelog / release-please: every release heading links its diff.
+    ("## [2.23.0](https://github.com/o/r/compare/v2.22.0...v2.23.0) (2023-09-11)", "2.23.0 (2023-09-11)"),
+    ("# [5.0.0](https://github.com/o/r/compare/v4.2.1...v5.0.0) (2024-01-02)", "5.0.0 (2024-01-02)"),
+    ("## [1.2.0] - 2024-02-01", "[1.2.0] - 2024-02-01"),  # keepachangelog: no link without a target
+    ("### [Vite](#vite)", "Vite"),  # tiktoken-js README
+    ('#### <a name="search"></a> Search', "Search"),  # npm's docs
+    ("# cssesc [![Build status](https://travis-ci.org/m/c.svg)](https://travis-ci.org/m/c)", "cssesc"),
+    ("# ![ws: a Node.js WebSocket library](logo.png)", "ws: a Node.js WebSocket library"),
+    ("## Use <kbd>Ctrl</kbd>+<kbd>C</kbd> <!-- keys -->", "Use Ctrl+C"),
+    ("## Contact <team@example.org> or <https://example.org/help>", "Contact team@example.org or https://example.org/help"),
+    ("### The `<div>` and `[a](b)` syntax", "The `<div>` and `[a](b)` syntax"),  # code spans stay
+    (r"## Not \[a link\](x) nor \<b\>", "Not [a link](x) nor <b>"),
+    ("## a < b and c > d", "a < b and c > d"),
+    ("## **Bold** and _em_ stay", "**Bold** and _em_ stay"),
+    ('## <a id="x"></a>', ""),  # nothing a reader sees: an empty heading
+])
+def test_a_heading_title_is_what_a_reader_sees(line, title) -> None:
+    text = f"{line}\n\nBody.\n"
+    assert shape(text)[0] == h(line.index(" "), title, line)
+    setext = f"{line.lstrip('#').strip()}\n---\n\nBody.\n"
+    assert parse_blocks(setext)[0].title == title
+
+
 def test_heading_paths_of_nothing() -> None:
     assert heading_paths([]) == []
 
