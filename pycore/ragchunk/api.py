@@ -47,6 +47,7 @@ from .compare import compare_steps
 from .errors import RagchunkError
 from .fields import FormErrors, read_calc_form
 from .options import SplitOptions, read_split_form
+from .readers import MARKDOWN_KINDS
 from .readers.formats import read_document
 from .readers.text import of_text
 from .records import Document, langchain_json, page_columns, records, to_jsonl
@@ -371,7 +372,7 @@ class Workspace:
                 doc.prepared[sizing.name] = prepare_text(doc.text, sizing)
             else:
                 if doc.structure is None:
-                    doc.structure = Structure.of(doc.text)
+                    doc.structure = Structure.of(doc.text, doc.record.kind in MARKDOWN_KINDS)
                 sizer = sizing.sizer(doc.text) if sizing.tokenizer is None else TokenSizer(
                     doc.text, sizing.tokenizer, all_ends((yield from self._encoded(doc, sizing.tokenizer))))
                 doc.prepared[sizing.name] = Prepared(doc.text, sizing.name, sizer, doc.structure)

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from .errors import NotTextError, RagchunkError
 from .options import SplitOptions
-from .readers import Extracted, ReadOptions
+from .readers import MARKDOWN_KINDS, Extracted, ReadOptions
 from .readers.formats import read_document
 from .readers.text import of_text
 from .records import Document, jsonl_line, records
@@ -103,7 +103,7 @@ def split_document(source: str, document: str | bytes | Extracted, options: Spli
         notes = tuple(note.get("message", "") for note in doc.notes)
         if not doc.text.strip():
             return DocumentResult(source, skipped="empty", notes=notes)
-        result = split_with(doc.text, options, threads=threads)
+        result = split_with(doc.text, options, threads=threads, markdown_titles=doc.kind in MARKDOWN_KINDS)
     except NotTextError as err:
         return DocumentResult(source, skipped=str(err.params.get("kind", "binary")))
     except RagchunkError as err:

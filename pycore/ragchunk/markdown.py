@@ -28,7 +28,8 @@ Guarantees, for any string:
 Where the rules had to choose:
 
 - a setext heading's title joins its lines with single spaces;
-- a heading's title is its text as a reader sees it: a link is its text, an autolink its
+- a heading's title is its text as a reader sees it (unless the text comes from a reader
+  of another format, see :func:`parse_blocks`): a link is its text, an autolink its
   address; images (badges, logos) are left out, unless the title has nothing else (then
   their alt text); HTML tags and comments are left out and backslash escapes undone (not
   inside code spans); emphasis marks stay;
@@ -134,8 +135,13 @@ _BULLETS = frozenset("-*+")
 _Marker = tuple[int, str, int, str]
 
 
-def parse_blocks(text: str) -> list[Block]:
+def parse_blocks(text: str, *, markdown_titles: bool = True) -> list[Block]:
     """Split Markdown or plain text into its ordered top-level blocks.
+
+    With ``markdown_titles`` a heading's title is what a reader of the rendered Markdown
+    sees (see the module docstring); without it, its characters as written: the text of a
+    reader of another format (HTML, PDF ...), whose headings hold no Markdown syntax, so
+    that ``<div>: the element`` stays as it is.
 
     >>> text = "Title\\n=====\\n\\nSome *text*\\nwrapped.\\n\\n- a\\n- b\\n\\n---\\n"
     >>> [(b.kind, b.level, b.title, text[b.start:b.end]) for b in parse_blocks(text)]
@@ -164,6 +170,8 @@ def parse_blocks(text: str) -> list[Block]:
             start += len(head) - len(head.lstrip())
         tail = lines[last]
         end = starts[last] + (len(tail.rstrip()) if tail[-1:].isspace() else len(tail))
+        if markdown_titles and kind == "heading":
+            title = _plain_title(title)
         append(make(Block, (kind, start, end, level, title)))
     return blocks
 
@@ -904,7 +912,7 @@ def _scan(lines: list[str], first: int = 0) -> list[tuple[str, int, int, int, st
                 if para >= 0:
                     emit(("paragraph", para, i - 1, 0, ""))
                     para = -1
-                emit(("heading", i, i, heading[0], _plain_title(heading[1])))
+                emit(("heading", i, i, heading[0], heading[1]))
                 i += 1
                 continue
         elif char == "`" or char == "~":
@@ -986,7 +994,7 @@ def _scan(lines: list[str], first: int = 0) -> list[tuple[str, int, int, int, st
 
 def _setext_title(lines: list[str], first: int, underline: int) -> str:
     """The title of a setext heading: its paragraph lines, stripped and joined by spaces."""
-    return _plain_title(" ".join(line.strip() for line in lines[first:underline]))
+    return " ".join(line.strip() for line in lines[first:underline])
 
 
 # Inline syntax a heading's title drops (one line; no pattern backtracks over more than a

@@ -298,8 +298,10 @@ def _threads_usable() -> int:
         return os.cpu_count() or 1
 
 
-def prepare(text: str, sizing: Sizing, threads: int | None = None) -> tuple[Any, Structure]:
-    """The sizer of ``text`` (its one encode) and its Markdown structure.
+def prepare(text: str, sizing: Sizing, threads: int | None = None,
+            markdown_titles: bool = True) -> tuple[Any, Structure]:
+    """The sizer of ``text`` (its one encode) and its Markdown structure (``markdown_titles``:
+    see :func:`ragchunk.markdown.parse_blocks`).
 
     With ``threads`` above 1 (by default: when the process may use more than one core),
     a tokenizer that releases the GIL (tiktoken) and a long text, the calling thread
@@ -315,7 +317,7 @@ def prepare(text: str, sizing: Sizing, threads: int | None = None) -> tuple[Any,
         threads = 2 if _threads_usable() > 1 else 1
     if threads < 2 or tokenizer is None or not getattr(tokenizer, "releases_gil", False) \
             or len(text) < PARALLEL_MIN_CHARS:
-        return sizing.sizer(text), Structure.of(text)
+        return sizing.sizer(text), Structure.of(text, markdown_titles)
     cuts = [0]
     for share in _PIECE_SHARES:
         at = max(cuts[-1], int(len(text) * share))
@@ -336,7 +338,7 @@ def prepare(text: str, sizing: Sizing, threads: int | None = None) -> tuple[Any,
     def work() -> None:
         try:
             encoding.wait()
-            structure.append(Structure.of(text))
+            structure.append(Structure.of(text, markdown_titles))
             while (piece := pieces.get()) is not None:
                 index, ids = piece
                 part = tokenizer.ends_of(ids, cuts[index], compact)

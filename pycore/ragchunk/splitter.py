@@ -214,10 +214,11 @@ def split(
 
 
 def split_with(text: str, options: SplitOptions, progress: Callable[[int, int], None] | None = None,
-               threads: int | None = None) -> Split:
-    """:func:`split` with its settings already validated (see :class:`ragchunk.options.SplitOptions`)."""
+               threads: int | None = None, markdown_titles: bool = True) -> Split:
+    """:func:`split` with its settings already validated (see :class:`ragchunk.options.SplitOptions`;
+    ``markdown_titles``: see :func:`ragchunk.markdown.parse_blocks`)."""
     _check_progress(progress)
-    return pack(prepare_text(text, options.sizing, threads), options, progress)
+    return pack(prepare_text(text, options.sizing, threads, markdown_titles), options, progress)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,13 +252,13 @@ def check_split_text(text: object) -> str:
     return text
 
 
-def prepare_text(text: str, sizing: Sizing, threads: int | None = None) -> Prepared:
+def prepare_text(text: str, sizing: Sizing, threads: int | None = None, markdown_titles: bool = True) -> Prepared:
     """Encode ``text`` once with ``sizing`` and parse its Markdown (see :func:`ragchunk.sizing.prepare`)."""
     check_split_text(text)
     # Not text.strip(): that copies the whole text when it ends with a line break.
     if not text or text.isspace():
         return Prepared(text, sizing.name, None, None)
-    sizer, structure = prepare(text, sizing, threads)
+    sizer, structure = prepare(text, sizing, threads, markdown_titles)
     return Prepared(text, sizing.name, sizer, structure)
 
 

@@ -134,8 +134,8 @@ class Structure(NamedTuple):
     section_starts: frozenset[int] = frozenset()
 
     @classmethod
-    def of(cls, text: str) -> Structure:
-        """Parse ``text`` (Markdown or plain).
+    def of(cls, text: str, markdown_titles: bool = True) -> Structure:
+        """Parse ``text`` (Markdown or plain; ``markdown_titles``: see :func:`ragchunk.markdown.parse_blocks`).
 
         >>> Structure.of("# A\\n\\nText.\\n\\n## B\\n\\nMore.").paths
         [('A',), ('A',), ('A', 'B'), ('A', 'B')]
@@ -146,7 +146,7 @@ class Structure(NamedTuple):
         >>> sorted(text[i:i + 6] for i in structure.section_starts), structure.paths
         (['## End', '## Use', '<a id='], [(), ('Use',), ('Use',), ('Use',), ('Use',), ('End',)])
         """
-        blocks = parse_blocks(text)
+        blocks = parse_blocks(text, markdown_titles=markdown_titles)
         front = blocks[0] if blocks and blocks[0].kind == "front_matter" else None
         if front is not None:
             blocks = blocks[1:]

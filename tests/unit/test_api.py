@@ -403,7 +403,7 @@ def test_a_settings_change_repacks_without_encoding_again(monkeypatch):
     encodes, parses = [], []
     real_encode, real_parse = api.encode_steps, api.Structure.of
     monkeypatch.setattr(api, "encode_steps", lambda *a, **k: encodes.append(1) or real_encode(*a, **k))
-    monkeypatch.setattr(api.Structure, "of", classmethod(lambda cls, t: parses.append(1) or real_parse(t)))
+    monkeypatch.setattr(api.Structure, "of", classmethod(lambda cls, *a: parses.append(1) or real_parse(*a)))
     again = result_of(ask(workspace, "split", {"doc": doc, "by": "sentences", "chunk_size": "64", "overlap": "8"}))
     assert encodes == [] and parses == []
     assert again["count"] == len(split(SPLIT_DOC, by="sentences", size=64, overlap=8).chunks)
@@ -612,3 +612,18 @@ def test_langchain_documents_carry_the_records_as_metadata():
         assert document["metadata"]["start_index"] == row["start"]
         assert document["metadata"].get("text", document["page_content"]) == row["text"]
         assert document["metadata"]["heading_path"] == row["heading_path"]
+
+
+@pytest.mark.parametrize(("name", "data", "paths"), [
+    # HTML's visible text, as the reader writes it: "<div>" and "[a](b)" are what the page shows.
+    ("div.html", b"<h1>&lt;div&gt;: the element</h1><p>" + b"Text. " * 40 + b"</p><h2>[a](b) &amp; c</h2><p>"
+     + b"More. " * 40 + b"</p>", [["<div>: the element"], ["<div>: the element", "[a](b) & c"]]),
+    # Markdown: what a reader of the rendered page sees.
+    ("div.md", b"# <b>Bold</b> element\n\n" + b"Text. " * 40 + b"\n\n## [a](b) & c\n\n" + b"More. " * 40,
+     [["Bold element"], ["Bold element", "a & c"]]),
+])
+def test_heading_names_are_read_as_markdown_only_in_markdown(name, data, paths):
+    workspace = Workspace()
+    page = result_of(split_reply(workspace, {"name": name, "chunk_size": "32", "overlap": "0"}, data))["page"]
+    shown = [page["paths"][index] for index in page["path"]]
+    assert sorted({tuple(p) for p in shown}) == sorted(tuple(p) for p in paths)

@@ -250,3 +250,19 @@ def test_calc_docs_multiplies_one_length():
     assert code == 0 and json.loads(out)["chunks"] == 300 and json.loads(out)["documents"] == 100
     code, _, err = run("calc", "--tokens", "1000", "--docs", "0", "--size", "512", "--overlap", "64")
     assert code == 2 and err.startswith("ragchunk: error: --docs: number of documents (0) must be at least 1")
+
+
+def test_html_headings_keep_their_text_and_markdown_headings_their_rendered_text():
+    """The HTML reader writes a heading's visible text; only Markdown a person wrote has
+    links and tags to leave out of a heading's name."""
+    from ragchunk.corpus import split_document
+    from ragchunk.options import SplitOptions
+
+    options = SplitOptions(size=32, overlap=0)
+    html = (b"<h1>&lt;div&gt;: the element</h1><p>" + b"Text. " * 40 + b"</p>"
+            b"<h2><a href='/x'>Linked</a> [not](a link)</h2><p>" + b"More. " * 40 + b"</p>")
+    paths = {tuple(r["heading_path"]) for r in split_document("a.html", html, options).records()}
+    assert paths == {("<div>: the element",), ("<div>: the element", "Linked [not](a link)")}
+    markdown = b"# <div>: the element\n\n" + b"Text. " * 40 + b"\n\n## [Linked](/x) text\n\n" + b"More. " * 40
+    paths = {tuple(r["heading_path"]) for r in split_document("a.md", markdown, options).records()}
+    assert paths == {(": the element",), (": the element", "Linked text")}

@@ -315,7 +315,7 @@ def test_an_error_on_either_thread_reaches_the_caller(monkeypatch):
     with pytest.raises(Broken, match="xxxxx"):
         sizing_module.prepare(text, sizing_module.Sizing("cl100k_base", broken), threads=2)
 
-    def broken_scan(text):
+    def broken_scan(text, **options):
         raise Broken("scan " + text[:3])
 
     monkeypatch.setattr(structure_module, "parse_blocks", broken_scan)

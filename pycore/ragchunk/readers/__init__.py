@@ -77,6 +77,12 @@ class Extracted:
         return self.anchors[index][1] if index >= 0 else ""
 
 
+# The formats whose text is Markdown a person wrote (a notebook's Markdown cells too): their
+# headings may hold links, images and HTML (see ragchunk.markdown.parse_blocks). The other
+# readers write their headings' text as the source shows it.
+MARKDOWN_KINDS = frozenset(("markdown", "text", "ipynb"))
+
+
 def boilerplate_note(name: str, count: int) -> dict[str, Any]:
     """The ``boilerplate_dropped`` note: ``count`` navigation, header, footer or
     table-of-contents elements of ``name`` were left out.
