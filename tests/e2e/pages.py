@@ -106,6 +106,10 @@ class ToolPage:
             [[name, list(data)] for name, data in files.items()],
         ))
 
+    def text_status(self) -> str:
+        """The document panel's status line."""
+        return self.page.inner_text("#text-status")
+
     def rows(self, selector: str) -> list[list[str]]:
         """The cells of each table row ``selector`` matches, as shown."""
         return self.page.eval_on_selector_all(selector, "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
@@ -160,9 +164,6 @@ class CalculatorPage(ToolPage):
 
     def paste(self, text: str) -> None:
         self.after_request(lambda: self.page.fill("#text", text))
-
-    def text_status(self) -> str:
-        return self.page.inner_text("#text-status")
 
     def token_count(self) -> int:
         return int(self.page.inner_text("#t-tokens").split(" ")[0].replace(",", ""))
@@ -265,9 +266,12 @@ class SplitterPage(ToolPage):
         """Open the comparison, run it, and return its rows as the cells' texts (method first)."""
         if not self.page.eval_on_selector("#compare", "d => d.open"):
             self.page.click("#compare summary")
+        before = self.text_status()
         self.page.click("#compare-run")  # says "Comparing…" at once, until the core answers
         self.page.wait_for_function("() => document.querySelector('#compare-status').textContent !== 'Comparing…'")
         assert self.page.inner_text("#compare-status") == "", self.page.inner_text("#compare-status")
+        # The comparison's progress went to the document's status line; it says again what it said.
+        assert (self.text_status(), self.page.is_visible("#cancel")) == (before, False)
         assert self.page.is_visible("#compare-table")
         return self.page.eval_on_selector_all(
             "#compare-body tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")

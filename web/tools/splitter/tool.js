@@ -727,6 +727,10 @@ async function runCompare() {
   } catch {
     showText($("compare-status"), "");
     return;
+  } finally {
+    // Its progress ("Comparing… 40 %", with Cancel) went to the document's status line: put
+    // back what that line said before.
+    requests.status.restore();
   }
   if (!reply.ok) {
     showText($("compare-status"), errorMessage((reply.errors ?? [internalError(reply.internal)])[0]));
