@@ -317,6 +317,21 @@ def test_a_dropped_zip_is_split_document_by_document(page, tmp_path):
     assert run_snippet(page, tmp_path, "corpus.chunks.jsonl") == jsonl
 
 
+def test_a_zip_given_with_other_files_names_its_documents_after_it(page):
+    """Before, notes.md from the zip and a loose notes.md were both "notes.md": two rows of one
+    name and a JSONL with two records of each (source, id)."""
+    loose = b"# Loose notes\n\nA file of the same name as one in the zip. It is a document of its own."
+    splitter = SplitterPage(page).open()
+    page.fill("#chunk_size", "60")
+    page.fill("#overlap", "8")
+    splitter.drop_files({"notes.md": loose, "notes.zip": notes_zip()})
+    sources = ["notes.md", "notes.zip/more.txt", "notes.zip/notes.md", "notes.zip/sub/inner.md"]
+    assert [row[0] for row in splitter.rows("#documents-body tr")] == sources
+    _, jsonl = splitter.download("#download")
+    keys = [(record["source"], record["id"]) for record in map(json.loads, jsonl.decode("utf-8").splitlines())]
+    assert len(keys) == len(set(keys)) and sorted({source for source, _ in keys}) == sources
+
+
 # --- the splitter: the LangChain download -------------------------------------------------------
 
 

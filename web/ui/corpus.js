@@ -7,7 +7,12 @@ import { fixed } from "../i18n/i18n.js";
 import { internalError, pageError } from "./errors.js";
 import { bySource, fromZip, isArchive, limitFor } from "./files.js";
 
-/** The files with each .zip replaced by its documents (a damaged .zip stays, refused). */
+/**
+ * The files with each .zip replaced by its documents (a damaged .zip stays, refused). A .zip
+ * given alone reads as the folder it holds (sources are the paths inside it, as the command
+ * line names a folder's files); given with other files, its documents are named after it
+ * ("docs.zip/guide.md"), so that no two documents share a source.
+ */
 export async function expandArchives(files) {
   const expanded = [];
   for (const file of files) {
@@ -16,7 +21,7 @@ export async function expandArchives(files) {
       continue;
     }
     try {
-      expanded.push(...(await fromZip(file)));
+      expanded.push(...(await fromZip(file, files.length === 1 ? "" : `${file.source}/`)));
     } catch (error) {
       expanded.push({ source: file.source, name: file.name, size: file.size, refusal: { field: "file", ...error } });
     }

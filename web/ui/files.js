@@ -71,9 +71,10 @@ export const isArchive = (file) => /\.zip$/i.test(file.name);
 
 /**
  * The documents inside a .zip, as files to read one at a time (stored or deflated entries,
- * decompressed by the browser). Raises {code, params} for a damaged zip or one past the caps.
+ * decompressed by the browser); each `source` is `prefix` and its path in the zip. Raises
+ * {code, params} for a damaged zip or one past the caps.
  */
-export async function fromZip(file) {
+export async function fromZip(file, prefix = "") {
   const bytes = await file.read();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let end = -1;
@@ -109,7 +110,7 @@ export async function fromZip(file) {
     }
     const name = path.split("/").pop();
     files.push({
-      source: path,
+      source: prefix + path,
       name,
       size,
       read: () => inflate(bytes, view, local, method, packed, size, file.name),
