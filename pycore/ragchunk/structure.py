@@ -173,7 +173,11 @@ class Structure(NamedTuple):
 
 def _section_openers(text: str, blocks: list[Block]) -> Iterator[tuple[int, int]]:
     """(first, heading) for each heading: ``blocks[first:heading]`` is the markup without
-    text (rules, tags and comments that open elements) right before it, often empty."""
+    text (rules, tags and comments that open elements) right before it, often empty.
+
+    A comment right after a heading is that heading's: Node.js's docs put each API's
+    ``<!-- YAML … -->`` history just under its heading, before the first subsection.
+    """
     for heading, block in enumerate(blocks):
         if block.kind != "heading":
             continue
@@ -182,6 +186,9 @@ def _section_openers(text: str, blocks: list[Block]) -> Iterator[tuple[int, int]
                 blocks[first - 1].kind in _TAG_KINDS
                 and markup_direction(text, blocks[first - 1].start, blocks[first - 1].end) == "open")):
             first -= 1
+        if 0 < first < heading and blocks[first - 1].kind == "heading":
+            while first < heading and text.startswith("<!--", blocks[first].start):
+                first += 1
         yield first, heading
 
 

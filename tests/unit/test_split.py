@@ -75,7 +75,8 @@ def assert_guarantees(text: str, result, size: int, overlap: int, count, prefix_
     # Front matter is metadata: no chunk holds it; its title roots the paths of a text without an H1.
     front = blocks.pop(0) if blocks and blocks[0].kind == "front_matter" else None
     paths = heading_paths(blocks)
-    # Markup without text right before a heading (an anchor, a comment, a rule) opens its section.
+    # Markup without text right before a heading (an anchor, a comment, a rule) opens its
+    # section, except comments right after a heading: those are that heading's.
     openers = set()
     for index, block in enumerate(blocks):
         first = index
@@ -83,6 +84,9 @@ def assert_guarantees(text: str, result, size: int, overlap: int, count, prefix_
                 blocks[first - 1].kind in ("html", "paragraph")
                 and markup_direction(text, blocks[first - 1].start, blocks[first - 1].end) == "open")):
             first -= 1
+        if 0 < first < index and blocks[first - 1].kind == "heading":
+            while first < index and text.startswith("<!--", blocks[first].start):
+                first += 1
         paths[first:index] = [paths[index]] * (index - first)
         openers.update(range(first, index))
     if front is not None and front.title and not any(b.kind == "heading" and b.level == 1 for b in blocks):
@@ -585,6 +589,26 @@ def test_a_chunk_that_opens_with_an_anchor_before_a_heading_carries_no_overlap()
     assert all(c.start == c.content_start and c.overlap_tokens == 0 for c in openers), openers
     # Elsewhere the tail is carried as before (a comment or rule ending a section stays with it).
     assert sum(c.overlap_tokens > 0 for c in chunks) == len(chunks) - 4
+
+
+def test_a_comment_right_under_a_heading_is_that_headings_not_the_next_ones():
+    """Node.js's docs put an API's "<!-- YAML ... -->" history just under its heading. Before,
+    that comment was read as opening the next subsection: a piece of it was embedded under
+    "new ReadableStream()" although it is the history of the class above."""
+    history = "".join(f"  - version: v{n}.0.0\n    pr-url: https://github.com/nodejs/node/pull/{40000 + n}\n"
+                      for n in range(14, 22))
+    text = (f"## API\n\n### Class: `ReadableStream`\n\n<!-- YAML\nadded: v16.5.0\nchanges:\n{history}-->\n\n"
+            f"#### `new ReadableStream()`\n\n{'Creates a new stream. ' * 20}\n")
+    comment = (text.index("<!-- YAML"), text.index("-->") + 3)
+    for size in (48, 64, 96):
+        chunks = split(text, size=size, overlap=8, context="headings").chunks
+        under = [c for c in chunks if comment[0] <= c.content_start < comment[1]]  # new content in the comment
+        assert under and all(c.heading_path == ("API", "Class: `ReadableStream`") for c in under), size
+        assert all(c.embed_text.startswith("API > Class: `ReadableStream`\n") for c in under if c.embed_text), size
+    # An anchor between a section's text and the next heading still opens that heading's section.
+    anchored = text.replace("#### ", '<a id="new"></a>\n\n#### ')
+    assert '<a id="new">' in anchored and ("API", "Class: `ReadableStream`", "`new ReadableStream()`") in {
+        c.heading_path for c in split(anchored, size=64, overlap=8).chunks if '<a id="new">' in c.text[:20]}
 
 
 def test_no_overlap_when_zero():
