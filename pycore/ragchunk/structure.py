@@ -378,7 +378,9 @@ class UnitTree:
                 return self._prose(start, end)
             if block_kind == "list":
                 return [_unit(s, e, ITEM) for s, e in list_items(self.text, self.blocks[unit.block])]
-            if block_kind in ("code", "table", "html"):
+            if block_kind in ("code", "table"):
+                return self._block_lines(block_kind, start, end)
+            if block_kind == "html":
                 return [_unit(start, end, LINES)]
             return [_unit(start, end, WORDS)]
         if level == ITEM:
@@ -402,11 +404,49 @@ class UnitTree:
         kids = self.children(unit.inner)
         first = kids[0]
         if first.level >= WORDS:
-            # A span of words or lines whose first segment holds the headings (stop: their end).
-            return [_unit(start, first.end, first.level, first.block, unit.heads[-1].end), *kids[1:]]
+            # A span of words or lines whose first segment holds the headings (stop: their end,
+            # or the end of what the span glues to its first line itself, a fence or a table header).
+            return [_unit(start, first.end, first.level, first.block, max(unit.heads[-1].end, first.stop)), *kids[1:]]
         if first.level == GLUE:
             return [_unit(start, first.end, GLUE, heads=unit.heads + first.heads, inner=first.inner), *kids[1:]]
         return [_unit(start, first.end, GLUE, heads=unit.heads, inner=first), *kids[1:]]
+
+    def _block_lines(self, kind: str, start: int, end: int) -> list[Unit]:
+        """A code block or table as a span of lines, cut between lines, never leaving markup
+        alone: a table's header row goes with its delimiter row, a fence's opening line with
+        the first line of code and its closing line with the last.
+
+        >>> text = "```js\\nconst a = 1;\\nconst b = 2;\\n```"
+        >>> tree = UnitTree(text, Structure.of(text), "paragraphs", len, 8)
+        >>> [(text[u.start:u.end], u.level == LINES, text[u.start:max(u.stop, u.start)]) for u in tree._block_lines("code", 0, len(text))]
+        [('```js\\nconst a = 1;', True, '```js'), ('const b = 2;\\n```', False, '')]
+        """
+        text = self.text
+        if kind == "table":
+            index = bisect_right(self.table_starts, start) - 1
+            found = index >= 0 and self.tables[index][2] >= end
+            return [_unit(start, end, LINES, -1, self._header_row_end(start, self.tables[index][1]) if found else -1)]
+        if not text.startswith(("```", "~~~"), start):
+            return [_unit(start, end, LINES)]  # indented code: every line is code
+        opening = text.find("\n", start, end)
+        last = max(text.rfind("\n", start, end), text.rfind("\r", start, end)) + 1
+        closing = text[last:end].strip()
+        if opening < 0 or last <= opening or not closing or closing.strip(closing[0]):
+            return [_unit(start, end, LINES, -1, start + len(text[start:opening].rstrip()) if opening > 0 else -1)]
+        body = start + len(text[start:last].rstrip())  # the code, without the closing fence
+        span = _unit(start, body, LINES, -1, start + len(text[start:opening].rstrip()))
+        seg = self._last_segment(span)
+        if seg <= span.stop or not text[span.stop:seg].strip():
+            return [_unit(start, end, SENTENCE)]  # one line of code: the block is one unit
+        before = start + len(text[start:seg].rstrip())
+        return [_unit(start, before, LINES, -1, span.stop), _unit(seg, end, SENTENCE)]
+
+    def _header_row_end(self, start: int, delimiter_end: int) -> int:
+        """Where a table's header row ends (its delimiter row ends at ``delimiter_end``): glued
+        there, the two rows are one segment, never cut apart."""
+        text = self.text
+        at = max(text.rfind("\n", start, delimiter_end), text.rfind("\r", start, delimiter_end))
+        return start + len(text[start:at].rstrip()) if at > start else -1
 
     def _last_segment(self, span: Unit) -> int:
         """Where the last word (``WORDS``) or line (``LINES``) of a span starts."""
@@ -446,7 +486,7 @@ class UnitTree:
             a, b = a + len(self.text[a:b]) - len(self.text[a:b].lstrip()), min(b, end)
             if pos < a and self.text[pos:a].strip():
                 units.extend(finer(pos, pos + len(self.text[pos:a].rstrip())))
-            units.append(_unit(a, b, LINES))
+            units.append(_unit(a, b, LINES, -1, self._header_row_end(a, tables[index][1])))
             pos = b
             index += 1
         if not units:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -20,6 +21,7 @@ import ragchunk  # noqa: E402
 from ragchunk.corpus import split_document  # noqa: E402
 from ragchunk.markdown import front_matter, parse_blocks  # noqa: E402
 from ragchunk.options import SplitOptions  # noqa: E402
+from ragchunk.structure import Structure  # noqa: E402
 
 JEKYLL = """---
 layout: post
@@ -330,3 +332,31 @@ def test_a_linked_heading_is_named_by_its_text_in_the_path_and_the_context_line(
     chunks = ragchunk.split(text, size=128, overlap=0, context="headings").chunks
     assert chunks[-1].heading_path == ("cssesc", "2.23.0 (2023-09-11)")
     assert chunks[-1].embed_text.startswith("cssesc > 2.23.0 (2023-09-11)\n")
+
+
+FENCE_LINE = re.compile(r"[ \t]*(`{3,}|~{3,})[^`\n]*")
+DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
+
+
+@pytest.mark.parametrize("size", [48, 64, 128])
+@pytest.mark.parametrize("by", ["headings", "sentences"])
+def test_no_chunk_ends_on_an_opening_fence_or_holds_a_closing_fence_or_a_delimiter_row_alone(by, size):
+    """Before, "```typescript" ended a chunk whose code began the next one (6 chunks in the
+    golden files), a licence's closing fence was a chunk of its own, and a table's delimiter
+    row was all the new content of a chunk (this README's model table, at 64)."""
+    documents = [path.read_text(encoding="utf-8") for path in MD_FIXTURES]
+    documents.append((Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8"))
+    documents.append("## c-libutl\n```\n" + "THE SOFTWARE IS PROVIDED AS IS, WITHOUT WARRANTY OF ANY KIND.\n" * 12
+                     + "http://opensource.org/licenses/bsd-license.php\n```\n")
+    count = ragchunk.get_tokenizer().count
+    for text in documents:
+        blocks = [b for b in parse_blocks(text) if b.kind == "code" and FENCE_LINE.fullmatch(text[b.start:b.end].split("\n", 1)[0])]
+        openings = {b.start + len(text[b.start:b.end].split("\n", 1)[0]) for b in blocks}
+        # A header row and delimiter row part only when the two are more than a chunk
+        # (context "none": the budget of every chunk is the size).
+        wide = [(start, end) for start, end, _, header in Structure.of(text).tables if count(header) > size]
+        for chunk in ragchunk.split(text, by=by, size=size, context="none").chunks:
+            new = text[chunk.content_start:chunk.end].strip()
+            assert chunk.end not in openings, chunk.text[-80:]
+            assert not FENCE_LINE.fullmatch(new), chunk
+            assert not DELIMITER_ROW.fullmatch(new) or any(a <= chunk.content_start < b for a, b in wide), chunk
