@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from pages import CalculatorPage, SplitterPage
-from ragchunk import plan
+from pages import CalculatorPage, SplitterPage, wait_language
+from ragchunk import CharEstimate, plan, split
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "pycore")}
@@ -82,3 +82,26 @@ def test_splitter_settings_in_the_url_and_its_python_snippet(page, tmp_path):
         page.click("#download")
     info.value.save_as(tmp_path / "page.jsonl")
     assert (tmp_path / "page.jsonl").read_bytes() == (tmp_path / "ws-README.chunks.jsonl").read_bytes()
+
+
+def test_a_number_typed_with_a_decimal_comma_makes_a_link_every_language_reads(page):
+    """Before, "3,5" typed in Russian went into the link as "3,5": opened in English it was
+    refused ("a comma that does not group thousands") and no chunk was made."""
+    doc = ROOT / "tests" / "data" / "md" / "ws-README.md"
+    page.goto("./splitter.html?lang=ru&sizer=estimate")
+    wait_language(page, "ru")
+    splitter = SplitterPage(page)
+    page.wait_for_selector('#core-status[data-state="ready"]', timeout=60_000)
+    page.fill("#chars_per_token", "3,5")
+    page.fill("#chunk_size", "1 000")
+    page.fill("#overlap", "100")
+    assert query(page)["cpt"] == ["3.5"] and query(page)["size"] == ["1000"]
+    link = page.evaluate("location.href").replace("lang=ru", "lang=en")
+    page.goto(link)
+    wait_language(page, "en")
+    page.wait_for_selector('#core-status[data-state="ready"]', timeout=60_000)
+    assert (page.input_value("#chars_per_token"), page.input_value("#chunk_size")) == ("3.5", "1000")
+    splitter.choose_file(doc.name, doc.read_bytes())
+    expected = split(doc.read_text(encoding="utf-8"), size=1000, overlap=100, tokenizer=CharEstimate(3.5))
+    assert splitter.stat("chunks") == f"{len(expected.chunks):,}"
+    assert splitter.errors() == {}

@@ -37,11 +37,27 @@ export function parseNumber(field, raw, decimalComma = false) {
   if (!decimalComma && text.includes(",") && !GROUPED.test(text.replace(GROUPS_ONLY, ""))) {
     throw new FieldError(field, "comma_not_grouping", { value: shown(raw) });
   }
-  const compact = decimalComma ? text.replace(GROUPS_ONLY, "").replaceAll(",", ".") : text.replace(SEPARATORS, "");
+  const compact = compactNumber(text, decimalComma);
   if (!NUMBER.test(compact)) {
     throw new FieldError(field, "not_a_number", { value: shown(raw) });
   }
   return Number(compact);
+}
+
+const compactNumber = (text, decimalComma) =>
+  decimalComma ? text.replace(GROUPS_ONLY, "").replaceAll(",", ".") : text.replace(SEPARATORS, "");
+
+/**
+ * A typed number written so that every language reads it the same ("3,5" typed in Russian:
+ * "3.5"; "1,024" in English: "1024"), or null when it is not a number (kept as typed).
+ */
+export function canonicalNumber(raw, decimalComma = false) {
+  try {
+    parseNumber("", raw, decimalComma);
+  } catch {
+    return null;
+  }
+  return compactNumber(raw.trim(), decimalComma);
 }
 
 function readCount(field, raw, minimum, maximum, unit, decimalComma) {

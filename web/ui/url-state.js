@@ -1,4 +1,6 @@
 // Settings in the URL, so a link reproduces the view (never the text).
+import { canonicalNumber } from "../core/formula.js";
+import { decimalComma } from "../i18n/i18n.js";
 import { $ } from "./dom.js";
 
 /**
@@ -11,6 +13,13 @@ export function bindUrlState(fields) {
   if (languages) fields = { ...fields, lang: languages };
   const params = new URLSearchParams(location.search);
   const read = (control) => (control instanceof NodeList ? [...control].find((r) => r.checked)?.value ?? "" : control.value);
+  // A number is written as every language reads it: a Russian link with "3,5" would be an
+  // error in English. What is not a number stays as typed (its error shows again on load).
+  const written = (control) => {
+    const value = read(control);
+    const numeric = control instanceof HTMLInputElement && ["numeric", "decimal"].includes(control.inputMode);
+    return numeric ? canonicalNumber(value, decimalComma()) ?? value : value;
+  };
   const initial = (control) => {
     if (control instanceof NodeList) return [...control].find((r) => r.defaultChecked)?.value ?? "";
     if (control instanceof HTMLSelectElement) return [...control.options].find((o) => o.defaultSelected)?.value ?? control.options[0]?.value;
@@ -31,9 +40,8 @@ export function bindUrlState(fields) {
   const save = () => {
     const next = new URLSearchParams(location.search);
     for (const [name, control] of Object.entries(fields)) {
-      const value = read(control);
-      if (value === initial(control)) next.delete(name);
-      else next.set(name, value);
+      if (read(control) === initial(control)) next.delete(name);
+      else next.set(name, written(control));
     }
     const query = next.toString();
     history.replaceState(null, "", query ? `?${query}` : location.pathname);
