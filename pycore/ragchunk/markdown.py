@@ -56,7 +56,7 @@ from typing import NamedTuple
 
 from .errors import RagchunkError
 
-__all__ = ["BLOCK_KINDS", "Block", "front_matter", "heading_paths", "list_items", "parse_blocks"]
+__all__ = ["BLOCK_KINDS", "Block", "front_matter", "heading_paths", "item_lists", "list_items", "parse_blocks"]
 
 BLOCK_KINDS: tuple[str, ...] = (
     "front_matter",
@@ -258,6 +258,59 @@ def list_items(text: str, block: Block) -> list[tuple[int, int]]:
         start = line_start + starts[first] + len(head) - len(head.lstrip())
         spans.append((start, line_start + starts[last] + len(lines[last].rstrip())))
     return spans
+
+
+def item_lists(text: str, start: int, end: int) -> list[list[tuple[int, int]]]:
+    """The lists nested in the list item ``text[start:end]`` (``start`` at its marker, as
+    :func:`list_items` gives it), each as the ``(start, end)`` spans of its items.
+
+    The item's lines are read without the item's indentation, as CommonMark reads a list
+    item's content, so a list nested at any depth is found at the next level down.
+
+    >>> text = "- When defining a parser:\\n  - add tags.\\n  - define models.\\n\\n  More text.\\n- Next"
+    >>> [[text[s:e] for s, e in found] for found in item_lists(text, 0, text.index("\\n- Next"))]
+    [['- add tags.', '- define models.']]
+
+    A list on the item's first line, a tab in the indentation or a line indented less than
+    the item's content (a lazy continuation line) gives ``[]``: the item is then cut as text.
+    """
+    line_end = text.find("\n", start, end)
+    if line_end < 0:
+        return []
+    line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+    if "\t" in text[line_start:start] or text[line_start:start].strip():
+        return []
+    marker = _list_marker(text[start:line_end], start - line_start)
+    if marker is None or not marker[3] or "\t" in text[start:start + marker[0]]:
+        return []
+    indent = start - line_start + marker[0]
+    # The item's content without its indentation; ``origins[i]`` is where line i starts in ``text``.
+    lines = text[start + marker[0]:end].split("\n")
+    pos = start + marker[0] + len(lines[0]) + 1  # where the line being read starts in text
+    origins = [start + marker[0]]
+    kept = [lines[0]]
+    for line in lines[1:]:
+        if line.strip():
+            if len(line) - len(line.lstrip(" ")) < indent:
+                return []
+            kept.append(line[indent:])
+            origins.append(pos + indent)
+        else:
+            kept.append("")
+            origins.append(pos + len(line))
+        pos += len(line) + 1
+    inner = "\n".join(kept)
+    starts = list(accumulate((len(line) + 1 for line in kept[:-1]), initial=0))
+
+    def outer(pos: int) -> int:
+        index = bisect_right(starts, pos) - 1
+        return origins[index] + pos - starts[index]
+
+    found = []
+    for block in parse_blocks(inner):
+        if block.kind == "list" and block.start >= len(kept[0]):
+            found.append([(outer(s), outer(e)) for s, e in list_items(inner, block)])
+    return found
 
 
 def _split_lines(text: str, at_start: bool) -> tuple[list[str], list[int]]:

@@ -19,7 +19,7 @@ from test_split import assert_guarantees, counter_for  # noqa: E402
 
 import ragchunk  # noqa: E402
 from ragchunk.corpus import split_document  # noqa: E402
-from ragchunk.markdown import front_matter, parse_blocks  # noqa: E402
+from ragchunk.markdown import front_matter, item_lists, list_items, parse_blocks  # noqa: E402
 from ragchunk.options import SplitOptions  # noqa: E402
 from ragchunk.structure import Structure  # noqa: E402
 
@@ -360,3 +360,20 @@ def test_no_chunk_ends_on_an_opening_fence_or_holds_a_closing_fence_or_a_delimit
             assert chunk.end not in openings, chunk.text[-80:]
             assert not FENCE_LINE.fullmatch(new), chunk
             assert not DELIMITER_ROW.fullmatch(new) or any(a <= chunk.content_start < b for a, b in wide), chunk
+
+
+@pytest.mark.parametrize("size", [40, 48, 64, 96, 128])
+@pytest.mark.parametrize("overlap", [0, None])
+def test_a_nested_list_item_that_fits_a_chunk_is_never_cut(size, overlap):
+    """Before, an item's nested list was read as more sentences of the item: at 64 tokens, the
+    59-token item "define model classes using dataclasses ..." of pyparsing's best practices
+    was cut after "parse_string()." with room for it whole in a chunk of its own."""
+    path = next(p for p in MD_FIXTURES if p.name == "pyparsing-best_practices.md")
+    text = path.read_text(encoding="utf-8")
+    count = ragchunk.get_tokenizer().count
+    nested = [span for block in parse_blocks(text) if block.kind == "list" for s, e in list_items(text, block)
+              for found in item_lists(text, s, e) for span in found]
+    fitting = [(s, e) for s, e in nested if count(text[s:e]) <= size]
+    assert len(fitting) >= 10
+    cuts = {c.content_start for c in ragchunk.split(text, size=size, overlap=overlap, context="none").chunks[1:]}
+    assert not [text[s:e] for s, e in fitting if any(s < cut < e for cut in cuts)]

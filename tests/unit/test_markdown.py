@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragchunk.errors import RagchunkError
-from ragchunk.markdown import BLOCK_KINDS, Block, front_matter, heading_paths, list_items, parse_blocks
+from ragchunk.markdown import BLOCK_KINDS, Block, front_matter, heading_paths, item_lists, list_items, parse_blocks
 
 FIXTURES = sorted((Path(__file__).resolve().parents[1] / "data" / "md").glob("*.md"))
 
@@ -985,3 +985,28 @@ def test_many_unclosed_and_nested_constructs() -> None:
     assert [b.kind for b in parse_blocks(lazy)] == ["list"]
     rows = "a|b\n-|-\n" + "x|y\n" * 200_000
     assert [b.kind for b in parse_blocks(rows)] == ["table"]
+
+
+@pytest.mark.parametrize(("text", "nested"), [
+    ("- a\n  - b\n  - c", [["- b", "- c"]]),
+    ("1. one\n   1. one.a\n   2. one.b\n\n   After.", [["1. one.a", "2. one.b"]]),  # content at column 3
+    ("- a\n\n  text\n\n  * b\n    - b.1\n  * c", [["* b\n    - b.1", "* c"]]),  # only the next level down
+    ("- a\n  ```\n  - not an item\n  ```", []),  # a fence inside the item
+    ("- a\n  text\n- b", []),
+    ("- a\n\t- b", []),  # a tab: not read
+    ("- a\nlazy line\n  - b", []),  # a lazy continuation line: not read
+    ("- - a\n  - b", []),  # a list on the first line
+])
+def test_item_lists(text, nested) -> None:
+    block = parse_blocks(text)[0]
+    start, end = list_items(text, block)[0]
+    assert [[text[s:e] for s, e in items] for items in item_lists(text, start, end)] == nested
+
+
+def test_item_lists_of_a_deep_item() -> None:
+    text = "- top\n  - mid one\n    - deep one\n    - deep two\n  - mid two"
+    block = parse_blocks(text)[0]
+    top = list_items(text, block)[0]
+    mids = item_lists(text, *top)[0]
+    assert [text[s:e] for s, e in mids] == ["- mid one\n    - deep one\n    - deep two", "- mid two"]
+    assert [[text[s:e] for s, e in items] for items in item_lists(text, *mids[0])] == [["- deep one", "- deep two"]]
