@@ -96,6 +96,15 @@ def test_the_pages_overlap_follows_the_size_until_a_person_types_one(page):
     assert (page.input_value("#chunk_size"), page.input_value("#overlap")) == ("256", "64")
     SplitterPage(page).open(query="?size=256")
     assert page.input_value("#overlap") == "32"
+    # A size past the page's limit is the size's error alone: the overlap does not follow it
+    # (it had become 12,499,999, "too large" too, a fix that was not the person's to make).
+    splitter.choose_file("ws-README.md", WS.encode("utf-8"))
+    page.fill("#chunk_size", "99999999")
+    page.wait_for_selector("#size-error:not(:empty)")
+    assert page.input_value("#overlap") == "32"
+    assert set(splitter.errors()) == {"size-error"}, splitter.errors()
+    page.fill("#chunk_size", "1024")
+    assert page.input_value("#overlap") == "128"  # and follows again once the size is one the page takes
 
 
 def test_thousands_of_chunks_render_only_what_is_visible(page):

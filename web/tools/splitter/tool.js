@@ -110,10 +110,12 @@ let autoSize = $("chunk_size").defaultValue;
 // person types their own (or a link gives one).
 let autoOverlap = new URLSearchParams(location.search).has("overlap") ? null : $("overlap").defaultValue;
 
-/** The overlap box follows the size while it holds the page's own number. */
+/** The overlap box follows the size while it holds the page's own number (and the size is one
+ * the page takes: past its limit the size alone is at fault, the overlap stays as it was). */
 function followSize() {
   const size = $("chunk_size").value.trim();
   if (autoOverlap === null || $("overlap").value !== autoOverlap || !/^[1-9]\d*$/.test(size)) return;
+  if (Number(size) > SPEC.limits.chunk_size) return;
   autoOverlap = String(Math.floor(Number(size) / SPEC.defaults.overlap_share));
   $("overlap").value = autoOverlap;
 }
