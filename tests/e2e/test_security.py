@@ -42,8 +42,10 @@ PAYLOADS = [
     f"[a Markdown link](javascript:{RUN}) and ![an image](x\" onerror=\"{RUN})",
     "<style>body{display:none}</style><b>bold?</b> &lt;escaped&gt; &amp;",
 ]
+# A heading's name leaves out HTML tags, as rendered Markdown shows it; in a code span a
+# payload stays as written, so the first heading carries one into every heading path.
 HOSTILE_MARKDOWN = "\n\n".join(
-    [f"# Guide {PAYLOADS[0]}", PAYLOADS[1], f"## Section {PAYLOADS[3]}", PAYLOADS[2], PAYLOADS[4],
+    [f"# Guide `{PAYLOADS[0]}`", PAYLOADS[1], f"## Section {PAYLOADS[3]}", PAYLOADS[2], PAYLOADS[4],
      f"### {PAYLOADS[5]}", PAYLOADS[5], PAYLOADS[6], "A closing sentence of plain text."]
 ) + "\n"
 # Anything in the document that could run: an on* handler or a javascript: link.
