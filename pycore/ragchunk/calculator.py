@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from .errors import RagchunkError
 from .settings import (
+    EXAMPLES,
     MAX_CHARS_PER_TOKEN,
     MAX_CHUNK_SIZE,
     MAX_DOC_CHARS,
@@ -58,6 +59,15 @@ def _shown(value: object, shown: str | None) -> str:
     return repr(value)
 
 
+def example_of(field: str) -> str:
+    """A value of ``field`` that a message offers as an example (``settings.EXAMPLES``).
+
+    >>> example_of("price_per_million"), example_of("chunk_size")
+    ('0.02', '512')
+    """
+    return EXAMPLES.get(field, EXAMPLES["chunk_size"])
+
+
 def check_whole(
     field: str, label: str, value: object, minimum: int, maximum: int, *, unit: str = "tokens", shown: str | None = None
 ) -> int:
@@ -71,7 +81,7 @@ def check_whole(
     text = _shown(value, shown)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
         raise RagchunkError(field, f"{label} ({text}) is not a number: enter a whole number of {unit}",
-                            "not_a_number", {"value": text})
+                            "not_a_number", {"value": text, "example": example_of(field)})
     if value < minimum:
         raise RagchunkError(field, f"{label} ({text}) must be at least {minimum:,}: enter a larger number",
                             "too_small", {"value": text, "minimum": minimum})
@@ -275,7 +285,8 @@ def _check_real(field: str, label: str, value: object, minimum: float, maximum: 
                 shown: str | None) -> float:
     text = _shown(value, shown)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise RagchunkError(field, f"{label} ({text}) is not a number: enter a number", "not_a_number", {"value": text})
+        raise RagchunkError(field, f"{label} ({text}) is not a number: enter a number", "not_a_number",
+                            {"value": text, "example": example_of(field)})
     number = float(value)
     if number < minimum or (number == minimum and not inclusive):
         relation = "at least" if inclusive else "greater than"

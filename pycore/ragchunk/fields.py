@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 from .errors import RagchunkError
-from .calculator import Plan, check_price, check_ratio, check_whole, overlap_not_smaller, plan, tokens_from_chars
+from .calculator import (Plan, check_price, check_ratio, check_whole, example_of, overlap_not_smaller, plan,
+                         tokens_from_chars)
 from .settings import LABELS, MAX_CHUNK_SIZE, MAX_DOC_CHARS, MAX_DOC_TOKENS, MAX_DOCUMENTS
 
 # One way to match any digit run ("[0-9]+\.?[0-9]*" could split it anywhere: quadratic on a long one).
@@ -61,8 +62,9 @@ def parse_number(field: str, raw: str, decimal_comma: bool = False) -> float:
                                    " decimals with a dot, e.g. 0.02", "comma_not_grouping", {"value": shown(raw)})
     compact = text.translate(SEPARATORS_DECIMAL_COMMA if decimal_comma else SEPARATORS)
     if not NUMBER.fullmatch(compact):
-        raise RagchunkError(field, f"{label} ({shown(raw)}) is not a number: enter digits, e.g. 512",
-                            "not_a_number", {"value": shown(raw)})
+        example = example_of(field)
+        raise RagchunkError(field, f"{label} ({shown(raw)}) is not a number: enter digits, e.g. {example}",
+                            "not_a_number", {"value": shown(raw), "example": example})
     return float(compact)
 
 

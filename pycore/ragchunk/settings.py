@@ -59,6 +59,20 @@ LABELS: dict[str, str] = {
     "jobs": "jobs",
 }
 
+# A value of each field that a message offers as an example of what to type.
+EXAMPLES: dict[str, str] = {
+    "doc_tokens": "10000",
+    "doc_chars": "40000",
+    "chars_per_token": "4",
+    "chunk_size": "512",
+    "overlap": "64",
+    "price_per_million": "0.02",
+    "documents": "1000",
+    "preview": "5",
+    "bins": "20",
+    "jobs": "2",
+}
+
 
 def form_spec() -> dict[str, object]:
     """Defaults, limits, encodings, tokenizers and models as plain JSON for the page.
@@ -102,4 +116,5 @@ def form_spec() -> dict[str, object]:
         },
         "models": model_catalog(),
         "labels": dict(LABELS),
+        "examples": dict(EXAMPLES),
     }

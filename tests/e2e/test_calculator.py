@@ -86,7 +86,7 @@ def test_price_gives_the_cost(page):
 
 BAD_INPUTS = [
     ("doc", "", "doc", "document length is empty: enter a number"),
-    ("doc", "ten", "doc", "document length (ten) is not a number: enter digits, e.g. 512"),
+    ("doc", "ten", "doc", "document length (ten) is not a number: enter digits, e.g. 10000"),
     ("doc", "-5", "doc", "document length (-5) must be at least 1: enter a larger number"),
     ("doc", "1e15", "doc", "document length (1e15) is too large: enter at most 1,000,000,000,000"),
     ("doc", "100.5", "doc", "document length (100.5) must be a whole number of tokens: round it"),
@@ -98,7 +98,7 @@ BAD_INPUTS = [
     ("overlap", "600", "overlap", "overlap (600) must be smaller than chunk size (512): lower the overlap"),
     ("overlap", "-1", "overlap", "overlap (-1) must be at least 0: enter a larger number"),
     ("price", "-0.5", "price", "price per million tokens (-0.5) must be at least 0: enter a larger number"),
-    ("price", "free", "price", "price per million tokens (free) is not a number: enter digits, e.g. 512"),
+    ("price", "free", "price", "price per million tokens (free) is not a number: enter digits, e.g. 0.02"),
 ]
 
 

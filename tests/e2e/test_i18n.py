@@ -227,6 +227,11 @@ def test_russian_calculator(page):
     calc.set("chunk_size", "abc")
     calc.wait_core_numbers()
     assert calc.error("size") == "«размер чанка»: abc — не число; введите цифры, например 512"
+    # The example is the field's own, written as Russian writes decimals.
+    calc.set("price", "дёшево")
+    calc.wait_core_numbers()
+    assert calc.error("price") == "«цена за миллион токенов»: дёшево — не число; введите цифры, например 0,02"
+    calc.set("price", "")
     calc.set("chunk_size", "512")
     calc.set("overlap", "600")
     calc.wait_core_numbers()
@@ -334,7 +339,7 @@ def test_the_switcher_changes_language_and_url_in_place(page):
     assert "lang=hi" in page.url
     assert page.get_attribute("html", "lang") == "hi"
     # The error already shown is said again in Hindi, the field label included.
-    assert calc.error("size") == "चंक का आकार का मान (0) कम से कम 1 होना चाहिए: बड़ी संख्या दर्ज करें"
+    assert calc.error("size") == "चंक का आकार: मान (0) कम से कम 1 होना चाहिए; बड़ी संख्या दर्ज करें"
     assert "lang=hi" in page.get_attribute('nav a[href*="splitter"]', "href")
     calc.set("chunk_size", "512")
     calc.wait_core_numbers()

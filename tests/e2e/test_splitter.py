@@ -103,6 +103,9 @@ def test_the_pages_overlap_follows_the_size_until_a_person_types_one(page):
     page.wait_for_selector("#size-error:not(:empty)")
     assert page.input_value("#overlap") == "32"
     assert set(splitter.errors()) == {"size-error"}, splitter.errors()
+    # The error names the field by the words its label shows.
+    label = page.inner_text('label[for="chunk_size"]').removesuffix(" (tokens)").lower()
+    assert label == "chunk size" and splitter.errors()["size-error"].startswith(f"{label} (99999999) is too large")
     page.fill("#chunk_size", "1024")
     assert page.input_value("#overlap") == "128"  # and follows again once the size is one the page takes
 

@@ -74,7 +74,7 @@ def assert_error(err: RagchunkError, field: str) -> None:
     assert FIX.search(str(err)), str(err)
     assert err.to_json() == {"field": field, "message": str(err), "code": err.code, "params": err.params}
     assert err.code in CODES, err.code
-    assert set(err.params) <= {"value", "minimum", "maximum", "unit", "overlap", "chunk_size"}
+    assert set(err.params) <= {"value", "minimum", "maximum", "unit", "overlap", "chunk_size", "example"}
 
 
 # The codes the page translates (web/i18n/*.json: error.<code>).

@@ -524,7 +524,7 @@ def test_a_size_the_model_would_truncate_is_said_with_the_other_bad_values(capsy
     assert (code, out, err.splitlines()) == (2, "", said)
 
 
-BAD_PRICE = "ragchunk: error: --price: price per million tokens (y) is not a number: enter digits, e.g. 512"
+BAD_PRICE = "ragchunk: error: --price: price per million tokens (y) is not a number: enter digits, e.g. 0.02"
 
 
 @pytest.mark.parametrize(("command", "flags", "said"), [
@@ -532,7 +532,7 @@ BAD_PRICE = "ragchunk: error: --price: price per million tokens (y) is not a num
      ["ragchunk: error: --size: chunk size (0) must be at least 1: enter a larger number",
       "ragchunk: error: --jobs: jobs (0) must be at least 1: enter a larger number", BAD_PRICE]),
     ("split", ["--size", "100", "--jobs", "x"],
-     ["ragchunk: error: --jobs: jobs (x) is not a number: enter digits, e.g. 512"]),
+     ["ragchunk: error: --jobs: jobs (x) is not a number: enter digits, e.g. 2"]),
     ("split", ["--model", "all-MiniLM-L6-v2", "--size", "9999", "--price", "y"], [TOO_LARGE, BAD_PRICE]),
     ("compare", ["--size", "0", "--price", "y"],
      ["ragchunk: error: --size: chunk size (0) must be at least 1: enter a larger number", BAD_PRICE]),
@@ -558,7 +558,7 @@ SIZE_MISSING = ("ragchunk: error: --size: chunk size is required: enter a number
 
 @pytest.mark.parametrize(("command", "flags", "said"), [
     ("calc", ["--tokens", "x", "--overlap", "-3"],
-     ["ragchunk: error: --tokens: document length (x) is not a number: enter digits, e.g. 512", SIZE_MISSING,
+     ["ragchunk: error: --tokens: document length (x) is not a number: enter digits, e.g. 10000", SIZE_MISSING,
       BAD_OVERLAP]),
     ("calc", ["FILE", "--overlap", "-3", "--price", "y"], [SIZE_MISSING, BAD_OVERLAP, BAD_PRICE]),
     ("split", ["FILE", "--by", "foo", "--overlap", "-3"], [BAD_BY, SIZE_MISSING, BAD_OVERLAP]),

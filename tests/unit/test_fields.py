@@ -233,7 +233,7 @@ def test_decimal_comma_reads_the_comma_as_the_decimal_mark(typed, value):
 def test_decimal_comma_refuses_two_decimal_marks(typed):
     with pytest.raises(RagchunkError) as caught:
         parse_number("price_per_million", typed, decimal_comma=True)
-    assert caught.value.code == "not_a_number" and caught.value.params == {"value": typed}
+    assert caught.value.code == "not_a_number" and caught.value.params == {"value": typed, "example": "0.02"}
 
 
 def test_decimal_comma_changes_what_a_grouped_number_means():
@@ -246,9 +246,20 @@ def test_form_errors_carry_codes():
     assert [(e.code, e.params) for e in errors] == [
         ("empty", {}),
         ("too_large", {"value": "2e7", "maximum": 10_000_000}),
-        ("not_a_number", {"value": "x"}),
+        ("not_a_number", {"value": "x", "example": "64"}),
         ("too_small", {"value": "-1", "minimum": 0}),
     ]
     with pytest.raises(FormErrors) as caught:
         read_calc_form({**form(), "chunk_size": "5,5"}, decimal_comma=True)
     assert (caught.value.code, caught.value.params) == ("not_whole", {"value": "5,5", "unit": "tokens"})
+
+
+@pytest.mark.parametrize("field, example", [("price_per_million", "0.02"), ("chars_per_token", "4"),
+                                            ("documents", "1000"), ("chunk_size", "512"), ("overlap", "64")])
+def test_a_number_that_is_not_one_is_answered_with_an_example_of_that_field(field, example):
+    with pytest.raises(RagchunkError) as caught:
+        parse_number(field, "cheap")
+    assert caught.value.params["example"] == example
+    assert str(caught.value).endswith(f"enter digits, e.g. {example}")
+    # The example is itself what the field accepts.
+    assert parse_number(field, example) == float(example)

@@ -30,8 +30,11 @@ function shown(raw) {
   return text.length <= SHOWN_MAX ? text : text.slice(0, 20) + "…";
 }
 
-/** A typed number as fields.parse_number reads it; `decimalComma` reads "12,5" as 12.5. */
-export function parseNumber(field, raw, decimalComma = false) {
+/**
+ * A typed number as fields.parse_number reads it; `decimalComma` reads "12,5" as 12.5 and
+ * `example` is the value a "not a number" error offers (the spec's `examples[field]`).
+ */
+export function parseNumber(field, raw, decimalComma = false, example = "") {
   const text = raw.trim();
   if (!text) throw new FieldError(field, "empty");
   if (!decimalComma && text.includes(",") && !GROUPED.test(text.replace(GROUPS_ONLY, ""))) {
@@ -39,7 +42,7 @@ export function parseNumber(field, raw, decimalComma = false) {
   }
   const compact = compactNumber(text, decimalComma);
   if (!NUMBER.test(compact)) {
-    throw new FieldError(field, "not_a_number", { value: shown(raw) });
+    throw new FieldError(field, "not_a_number", { value: shown(raw), example });
   }
   return Number(compact);
 }
@@ -60,8 +63,8 @@ export function canonicalNumber(raw, decimalComma = false) {
   return compactNumber(raw.trim(), decimalComma);
 }
 
-function readCount(field, raw, minimum, maximum, unit, decimalComma) {
-  const value = parseNumber(field, raw, decimalComma);
+function readCount(field, raw, minimum, maximum, unit, decimalComma, example) {
+  const value = parseNumber(field, raw, decimalComma, example);
   const text = shown(raw);
   if (value < minimum) {
     throw new FieldError(field, "too_small", { value: text, minimum });
@@ -75,8 +78,8 @@ function readCount(field, raw, minimum, maximum, unit, decimalComma) {
   return value;
 }
 
-function readReal(field, raw, minimum, maximum, inclusive, decimalComma) {
-  const value = parseNumber(field, raw, decimalComma);
+function readReal(field, raw, minimum, maximum, inclusive, decimalComma, example) {
+  const value = parseNumber(field, raw, decimalComma, example);
   const text = shown(raw);
   if (value < minimum || (value === minimum && !inclusive)) {
     throw new FieldError(field, inclusive ? "too_small" : "not_greater", { value: text, minimum });
@@ -120,6 +123,10 @@ export function chunkCount(doc, size, overlap) {
 export function readCalcForm(spec, form) {
   const limits = spec.limits;
   const comma = form.decimal_comma === true;
+  const whole = (field, raw, minimum, maximum, unit) =>
+    readCount(field, raw, minimum, maximum, unit, comma, spec.examples[field]);
+  const real = (field, raw, minimum, maximum, inclusive) =>
+    readReal(field, raw, minimum, maximum, inclusive, comma, spec.examples[field]);
   const errors = [];
   const attempt = (read) => {
     try {
@@ -132,8 +139,8 @@ export function readCalcForm(spec, form) {
   };
   let doc = null;
   if ((form.unit ?? "tokens") === "chars") {
-    const chars = attempt(() => readCount("doc_chars", form.doc ?? "", 1, limits.doc_chars, "characters", comma));
-    const ratio = attempt(() => readReal("chars_per_token", form.chars_per_token ?? "", 0, limits.chars_per_token, false, comma));
+    const chars = attempt(() => whole("doc_chars", form.doc ?? "", 1, limits.doc_chars, "characters"));
+    const ratio = attempt(() => real("chars_per_token", form.chars_per_token ?? "", 0, limits.chars_per_token, false));
     if (chars !== null && ratio !== null) {
       const tokens = tokensFromChars(chars, ratio);
       doc = attempt(() => {
@@ -144,16 +151,16 @@ export function readCalcForm(spec, form) {
       });
     }
   } else {
-    doc = attempt(() => readCount("doc_tokens", form.doc ?? "", 1, limits.doc_tokens, "tokens", comma));
+    doc = attempt(() => whole("doc_tokens", form.doc ?? "", 1, limits.doc_tokens, "tokens"));
   }
-  const size = attempt(() => readCount("chunk_size", form.chunk_size ?? "", 1, limits.chunk_size, "tokens", comma));
-  const overlap = attempt(() => readCount("overlap", form.overlap ?? "", 0, limits.chunk_size - 1, "tokens", comma));
+  const size = attempt(() => whole("chunk_size", form.chunk_size ?? "", 1, limits.chunk_size, "tokens"));
+  const overlap = attempt(() => whole("overlap", form.overlap ?? "", 0, limits.chunk_size - 1, "tokens"));
   const priceRaw = form.price ?? "";
   const price = priceRaw.trim()
-    ? attempt(() => readReal("price_per_million", priceRaw, 0, limits.price_per_million, true, comma))
+    ? attempt(() => real("price_per_million", priceRaw, 0, limits.price_per_million, true))
     : null;
   const documentsRaw = String(form.documents ?? "") || "1";
-  const documents = attempt(() => readCount("documents", documentsRaw, 1, limits.documents, "documents", comma));
+  const documents = attempt(() => whole("documents", documentsRaw, 1, limits.documents, "documents"));
   if (size !== null && overlap !== null && overlap >= size) {
     errors.push({ field: "overlap", code: "overlap_not_smaller", params: { overlap, chunk_size: size } });
   }

@@ -1,12 +1,14 @@
 // Errors on the page: the core's ({field, message, code, params}) and the page's own
 // ({field, code, params}), said in the page's language from their code and params (the
 // catalogs, i18n/*.json, hold every sentence; the English one is the core's own message).
-import { has, msg, show, showText, t } from "../i18n/i18n.js";
+import { decimalComma, has, msg, show, showText, t } from "../i18n/i18n.js";
 
 /** The params of an error as its catalog text wants them. */
 export function errorParams(error) {
   const params = { label: msg(`field.${error.field}`), ...(error.params ?? {}) };
   if (typeof params.unit === "string") params.unit = msg(`error_unit.${params.unit}`);
+  // An example number is written as the page's language writes it ("0,02" in Russian).
+  if (typeof params.example === "string" && decimalComma()) params.example = params.example.replace(".", ",");
   if ("name" in params && !params.name) params.name = msg("file.unnamed");
   if (params.kind && has(`filekind.${params.kind}`)) params.what = msg(`filekind.${params.kind}`);
   // The core's `detail` is English; its `reason` is said in the page's language when the catalog knows it.
