@@ -407,6 +407,11 @@ def test_calculator_counts_each_file_and_adds_chunks_per_document(page, tmp_path
 
     check(tokens, plans)
     assert page.inner_text("#text-status") == f"4 files counted: {sum(tokens.values()):,} tokens; 1 skipped."
+    # "Result" still answers for the length typed in the form; it says so while the files show.
+    assert page.is_visible("#r-not-files")
+    assert page.inner_text("#r-not-files") == ("These figures are for the document length above; your files are added"
+                                               " up under “Your files”.")
+    assert number(calc.result("chunks")) == plan(10_000, 256, 32).chunks
     cli = subprocess.run([sys.executable, "-m", "ragchunk", "calc", "docs", "--size", "256", "--overlap", "32", "--json"],
                          capture_output=True, text=True, check=True, cwd=tmp_path, env=ENV)
     totals = json.loads(cli.stdout)
@@ -420,6 +425,10 @@ def test_calculator_counts_each_file_and_adds_chunks_per_document(page, tmp_path
     page.wait_for_function("n => document.querySelector('#f-chunks').textContent === n",
                            arg=f"{sum(p.chunks for p in plans.values()):,}")
     check(tokens, plans)
+    # A pasted text replaces the files: one answer again, and nothing says otherwise.
+    calc.paste("A pasted note. " * 40)
+    assert page.is_hidden("#files") and page.is_hidden("#r-not-files")
+    assert number(calc.result("chunks")) == plan(calc.token_count(), 100, 32).chunks
 
 
 def test_calculator_adds_up_chunks_over_n_documents(page, tmp_path):

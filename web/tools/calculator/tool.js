@@ -261,6 +261,7 @@ function filesDone() {
   requests.status.show("status.files_done", { documents: quantity("files", counted.length),
     skipped: files.length - counted.length, tokens: quantity("tokens", tokens) });
   $("files").hidden = false;
+  $("r-not-files").hidden = false; // two answers show: say which is which
   return fileTotals();
 }
 
@@ -325,7 +326,7 @@ function renderFiles(counts) {
 // A restarted worker has lost the files' documents: a new tokenizer could not count them again.
 core.addEventListener("restarting", () => {
   files = [];
-  $("files").hidden = true;
+  $("files").hidden = $("r-not-files").hidden = true;
 });
 
 /** A single document replaces the files. */
@@ -333,7 +334,7 @@ function leaveFiles() {
   filesRun++;
   for (const entry of files) if (entry.doc) core.request("drop", { doc: entry.doc });
   files = [];
-  $("files").hidden = true;
+  $("files").hidden = $("r-not-files").hidden = true;
 }
 
 // --- text -----------------------------------------------------------------------------
