@@ -516,8 +516,10 @@ class UnitTree:
             # The span starts where the header's line does (its quote marks with it).
             a = max(self.text.rfind("\n", start, a) + 1, start)
             a, b = a + len(self.text[a:b]) - len(self.text[a:b].lstrip()), min(b, end)
-            if pos < a and self.text[pos:a].strip():
-                units.extend(finer(pos, pos + len(self.text[pos:a].rstrip())))
+            between = self.text[pos:a]
+            if between.strip():  # trimmed at both ends: a unit starts and ends on text
+                skip = len(between) - len(between.lstrip())
+                units.extend(finer(pos + skip, pos + len(between.rstrip())))
             units.append(_unit(a, b, LINES, -1, self._header_row_end(a, tables[index][1])))
             pos = b
             index += 1

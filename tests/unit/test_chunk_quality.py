@@ -291,6 +291,21 @@ def test_a_table_in_a_list_item_or_a_quote_is_cut_between_rows_and_carries_its_h
     assert_guarantees(text, result, 96, 0, counter_for("cl100k_base"))
 
 
+@pytest.mark.parametrize("size", [16, 32, 64, 128, 512])
+@pytest.mark.parametrize("prefix", ["   ", "> "])
+def test_text_between_two_tables_in_an_item_or_a_quote_is_split_from_its_first_word(prefix, size):
+    """W3C's jlreq e-books (tables with a caption line between them in a list item) crashed
+    the packer: the text between the tables began at the line break after the first one."""
+    opener = "1. Item one.\n" if prefix == "   " else ""
+    words = " ".join(["word"] * 200)
+    text = (f"{opener}{prefix}| a | {words} |\n{prefix}| --- | --- |\n{prefix}Caption.\n"
+            f"{prefix}| c | d |\n{prefix}| --- | --- |\n")
+    for overlap in (0, size // 8):
+        result = ragchunk.split(text, size=size, overlap=overlap)
+        assert_guarantees(text, result, size, overlap, counter_for("cl100k_base"))
+        assert any("Caption." in chunk.text for chunk in result.chunks)
+
+
 @pytest.mark.parametrize("size", [64, 96, 128, 192, 256])
 def test_a_title_line_of_one_paragraph_a_line_text_goes_with_the_line_after_it(size):
     # Wikipedia exports, logs and plain-text reports put a paragraph on each line and a
