@@ -399,14 +399,24 @@ def test_epub_chapter_title_heads_text_before_the_first_heading_and_every_sectio
                       "</container>")
         book.writestr("b.opf", '<package xmlns="http://www.idpf.org/2007/opf"><manifest>'
                       '<item id="a" href="a.xhtml" media-type="application/xhtml+xml"/>'
-                      '<item id="b" href="b.xhtml" media-type="application/xhtml+xml"/></manifest>'
-                      '<spine><itemref idref="a"/><itemref idref="b"/></spine></package>')
+                      '<item id="b" href="b.xhtml" media-type="application/xhtml+xml"/>'
+                      '<item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest>'
+                      '<spine><itemref idref="a"/><itemref idref="b"/><itemref idref="c"/></spine></package>')
         book.writestr("a.xhtml", "<html><body><p>Epigraph.</p><h1>One</h1><p>a</p></body></html>")
-        book.writestr("b.xhtml", "<html><body><h1>Two</h1><p>b</p><h1>Also two</h1><p>c</p></body></html>")
+        book.writestr("b.xhtml", "<html><body><h1 id='t'>Two</h1><p>b</p><h1>Also two</h1><p>c</p></body></html>")
+        book.writestr("c.xhtml", "<html><body><p>" + "A long foreword. " * 20 + "</p><h1>Three</h1><p>d</p></body></html>")
     found = epub.read(buffer.getvalue(), "b.epub", ReadOptions())
-    assert headings(found) == [(1, "One"), (2, "One"), (1, "Two"), (2, "Two"), (2, "Also two")]
+    # A chapter's own heading that says its title heads it once: moved above a short preamble
+    # (a page number, an epigraph), the chapter's later headings under it. Before, the title
+    # was in each path twice ("One > One"; "Two > Two > Also two").
+    assert headings(found) == [(1, "One"), (1, "Two"), (2, "Also two"), (1, "Three"), (2, "Three")]
+    assert found.text.startswith("# One\n\nEpigraph.\n\na\n\n# Two\n\nb\n\n## Also two\n\nc\n")
     assert path_of(found, "Epigraph.") == ("One",)
-    assert path_of(found, "c") == ("Two", "Also two")
+    assert ("b.xhtml#t" in dict((a, o) for o, a in found.anchors)
+            and found.text[dict((a, o) for o, a in found.anchors)["b.xhtml#t"]:].startswith("# Two"))
+    # A longer text before the heading is not moved: the title is written above it.
+    assert path_of(found, "A long foreword.") == ("Three",)
+    assert_anchors_at_headings(found)
 
 
 # --- notebooks --------------------------------------------------------------------------

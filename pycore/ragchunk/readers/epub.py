@@ -22,9 +22,12 @@ No heading here.
 A chapter's title comes from the navigation document (EPUB 3) or the NCX (EPUB 2): the
 first entry that points into the chapter's file; else it is the chapter's first heading;
 else the file name. When the chapter opens with a heading that says it, and no later
-heading of the chapter is as high, the chapter is written as it is; otherwise its title is
-written as a ``#`` heading and the chapter's headings move one level down. Either way the
-title is in the heading path of every chunk of the chapter. Chapters with
+heading of the chapter is as high, the chapter is written as it is. When its first heading
+says the title but a page number or a short epigraph comes before it, or a later heading is as
+high, that heading becomes the chapter's ``#`` heading, above the short text, and the later
+headings move one level down. Otherwise its title is written as a ``#`` heading and the
+chapter's headings move one level down. Either way the title is in the heading path of
+every chunk of the chapter, once. Chapters with
 no text (a cover image, a navigation page) are left out. Anchors are
 ``"<chapter href>#<id>"`` for headings with an id and ``"<chapter href>"`` for a title
 the reader wrote; hrefs are as the package document lists them. The book's title is the
@@ -51,6 +54,8 @@ __all__ = ["read"]
 
 OPF = "http://www.idpf.org/2007/opf}"
 DC_TITLE = "http://purl.org/dc/elements/1.1/}title"
+# The most text before a chapter's title heading that the heading is moved above (a page number, an epigraph's line).
+PREAMBLE_CHARS = 200
 CONTAINER_ROOTFILE = "urn:oasis:names:tc:opendocument:xmlns:container}rootfile"
 NCX = "http://www.daisy.org/z3986/2005/ncx/}"
 _CHAPTER_TYPES = frozenset(("application/xhtml+xml", "text/html", "application/xml", "text/xml"))
@@ -99,7 +104,10 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
             continue
         title = titles.get(path) or first or posixpath.basename(prefix)
         body, chapter_anchors = chapter.text, list(chapter.anchors)
-        if not (first and _same(first, title) and _opens_alone(chapter.text)):
+        titled = first and _same(first, title) and not _opens_alone(body) and _title_heading(body, chapter_anchors)
+        if titled:
+            body, chapter_anchors = titled
+        elif not (first and _same(first, title) and _opens_alone(body)):
             if first:
                 body, chapter_anchors = _demote(body, chapter_anchors)
             heading = "# " + title.replace("\n", " ") + "\n\n"
@@ -135,6 +143,30 @@ def _demote(markdown: str, anchors: list[tuple[int, str]]) -> tuple[str, list[tu
     # An anchor at a heading's start stays at its start: count the insertions before it.
     shifted = [(offset + bisect_left(inserted_at, offset), anchor) for offset, anchor in anchors]
     return "".join(pieces), shifted
+
+
+def _title_heading(markdown: str, anchors: list[tuple[int, str]]) -> tuple[str, list[tuple[int, str]]] | None:
+    """The chapter's first heading, which says its title, made the chapter's ``#`` heading: moved
+    before a short preamble (a page number, a line of epigraph: at most :data:`PREAMBLE_CHARS`),
+    every later heading one level down; None when the preamble is longer. So the title heads
+    every chunk of the chapter once, not once as written by the reader and again as the
+    chapter's own heading.
+
+    >>> _title_heading("169\\n\\n## Tales\\n\\n170\\n\\n## Notes\\n", [(5, "c#t")])
+    ('# Tales\\n\\n169\\n\\n170\\n\\n### Notes\\n', [(0, 'c#t')])
+    """
+    heading = next(block for block in parse_blocks(markdown) if block.kind == "heading")
+    preamble = markdown[: heading.start].strip()
+    if len(preamble) > PREAMBLE_CHARS:
+        return None
+    line = "# " + markdown[heading.start : heading.end].lstrip("#").strip() + "\n\n"
+    rest = heading.end + len(markdown[heading.end :]) - len(markdown[heading.end :].lstrip("\n"))
+    lead = len(markdown) - len(markdown.lstrip())
+    rest_text, rest_anchors = _demote(markdown[rest:], [(o - rest, a) for o, a in anchors if o >= rest])
+    before = line + (preamble + "\n\n" if preamble else "")
+    moved = [(len(line) + max(0, min(o - lead, len(preamble))), a) for o, a in anchors if o < heading.start]
+    titled = [(0, a) for o, a in anchors if heading.start <= o < rest]
+    return before + rest_text, titled + moved + [(len(before) + o, a) for o, a in rest_anchors]
 
 
 def _opens_alone(markdown: str) -> bool:
