@@ -608,18 +608,27 @@ _HEADING_AFTER_TABLE = ("ab" * 75 + "\r\r| a | b |\r|---|---|\r" + "| the | Dr. 
 @given(markdown(), st.sampled_from(["paragraphs", "headings"]), st.integers(8, 200), st.integers(0, 7))
 @example(_HEADING_AFTER_TABLE, "paragraphs", 127, 7)
 @example("Some words here. " * 20 + "\n\n## Alpha beta gamma\n\n" + "x" * 400, "paragraphs", 64, 0)
+@example("> The the the the. " * 8 + "\n\n#\n\n", "paragraphs", 49, 0)  # found by hypothesis (an empty heading last)
 def test_a_block_that_fits_is_never_cut(text, by, size, overlap):
     """Issue 3: paragraphs, code blocks, tables and lists stay whole when they fit the target.
 
     Except right after a heading (or a rule): a heading travels with what follows it, so
     when the two do not fit together the block is cut to keep the heading with its first
-    sentences. Front matter is metadata, in no chunk at all.
+    sentences. Likewise markup that ends the document (a rule, an empty heading) goes with
+    the block before it, which is cut when the two do not fit together. Front matter is
+    metadata, in no chunk at all.
     """
     overlap = min(overlap, size - 1)
     # The target is the text's own budget here: context lines would take part of it.
     chunks = split(text, by=by, size=size, overlap=overlap, context="none").chunks
     count = get_tokenizer().count
     blocks = [b for b in parse_blocks(text) if b.kind != "front_matter"]
-    for previous, block in zip([None, *blocks], blocks):
-        if (previous is None or previous.kind not in ("heading", "rule")) and count(text[block.start : block.end]) <= size:
+    # Where the markup at the end of the document starts (empty headings and rules after the last text).
+    markup_end = len(blocks)
+    while markup_end and (blocks[markup_end - 1].kind == "rule"
+                          or (blocks[markup_end - 1].kind == "heading" and not blocks[markup_end - 1].title)):
+        markup_end -= 1
+    for index, (previous, block) in enumerate(zip([None, *blocks], blocks)):
+        end = blocks[-1].end if index == markup_end - 1 else block.end
+        if (previous is None or previous.kind not in ("heading", "rule")) and count(text[block.start : end]) <= size:
             assert any(c.content_start <= block.start and block.end <= c.end for c in chunks), (block, size)
