@@ -19,7 +19,7 @@ import pytest
 import ragchunk
 from catalog import english
 from pypdf import PdfWriter
-from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject, NumberObject
 from ragchunk.errors import RagchunkError
 from ragchunk.markdown import parse_blocks
 from ragchunk.readers import Extracted, ReadOptions
@@ -323,6 +323,132 @@ def test_paragraph_text_that_looks_like_markup_is_escaped():
     lines = [[Line("# not a heading.", 72, 200, 700, 11, False), Line("1984. A year.", 72, 150, 600, 11, False)]]
     text = layout(lines, [], [], lines_given=True).text
     assert [b.kind for b in parse_blocks(text)] == ["paragraph", "paragraph"]
+
+
+
+def drawn_pdf(pages: list[list[str]], rotate: dict[int, int] | None = None) -> bytes:
+    """Letter pages made by pypdf's writer, each drawn with its content-stream operators in
+    Helvetica (``/F1``), page index -> its /Rotate in ``rotate``."""
+    writer = PdfWriter()
+    font = writer._add_object(DictionaryObject({
+        NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
+        NameObject("/BaseFont"): NameObject("/Helvetica"), NameObject("/Encoding"): NameObject("/WinAnsiEncoding"),
+    }))
+    resources = writer._add_object(DictionaryObject({NameObject("/Font"): DictionaryObject({NameObject("/F1"): font})}))
+    for index, ops in enumerate(pages):
+        page = writer.add_blank_page(612, 792)
+        stream = DecodedStreamObject()
+        stream.set_data("\n".join(ops).encode())
+        page[NameObject("/Contents")] = writer._add_object(stream)
+        page[NameObject("/Resources")] = resources
+        if rotate and index in rotate:
+            page[NameObject("/Rotate")] = NumberObject(rotate[index])
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def line_ops(lines: list[tuple[str, float, float]], size: float = 11) -> list[str]:
+    """Operators that draw each (text, x, y) upright."""
+    return [f"BT /F1 {size:g} Tf {x:g} {y:g} Td ({text}) Tj ET" for text, x, y in lines]
+
+
+STORY = [("Rivers run down to the sea.", 72, 700), ("Lakes hold the water still.", 72, 680),
+         ("Glaciers carve the valleys.", 72, 660)]
+
+
+# --- rotated pages and rotated text ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("rotation", [90, 180, 270])
+def test_upright_text_on_a_page_turned_by_rotate_is_read(rotation):
+    upright = drawn_pdf([line_ops(STORY)])
+    turned = drawn_pdf([line_ops(STORY)], {0: rotation})
+    assert pypdf.PdfReader(io.BytesIO(turned)).pages[0].rotation == rotation
+    assert "Glaciers" in raw_pages(turned)[0], "pypdf must find the text layer"
+    extracted = read(turned, "turned.pdf")
+    assert extracted.text == read(upright).text == "Rivers run down to the sea. Lakes hold the water still. " \
+                                                  "Glaciers carve the valleys."
+    assert extracted.notes == ()
+
+
+def test_a_turned_page_in_a_longer_file_keeps_its_text():
+    pages = [line_ops([(f"Page {WORDS[n]} begins here.", 72, 700), (f"It ends with {WORDS[n + 3]}.", 72, 600)])
+             for n in range(3)]
+    extracted = read(drawn_pdf(pages, {1: 90}))
+    assert extracted.text == read(drawn_pdf(pages)).text
+    assert "Page water begins here." in extracted.text and "It ends with bank." in extracted.text
+    assert [page for _, page in extracted.pages] == [1, 2, 3]
+    assert extracted.notes == ()
+
+
+def test_text_drawn_sideways_is_read_in_its_own_direction():
+    # A landscape page: the text is turned a quarter in the content, and /Rotate turns the
+    # page back (as Word and LibreOffice write it), or the text alone fills a portrait sheet.
+    sideways = [f"BT /F1 11 Tf 0 1 -1 0 {100 + 20 * i} 72 Tm ({text}) Tj ET" for i, (text, _, _) in enumerate(STORY)]
+    for rotate in ({0: 270}, None):
+        extracted = read(drawn_pdf([sideways], rotate))
+        assert extracted.text == "Rivers run down to the sea. Lakes hold the water still. Glaciers carve the valleys."
+        assert extracted.notes == ()
+
+
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_a_vertical_label_beside_upright_text_is_left_out_and_noted(rotation):
+    label = "BT /F1 9 Tf 0 1 -1 0 30 300 Tm (DRAFT COPY) Tj ET"
+    data = drawn_pdf([line_ops(STORY) + [label]], {0: rotation})
+    assert "DRAFT" in raw_pages(data)[0]
+    extracted = read(data, "draft.pdf")
+    assert "DRAFT" not in extracted.text and extracted.text.startswith("Rivers run down")
+    assert [(note["code"], note["params"]) for note in extracted.notes] == [
+        ("pdf_rotated_text", {"name": "draft.pdf", "count": 10})]
+
+
+# --- short documents keep their body lines --------------------------------------------------
+
+
+MEMO = [("May 5, 2023", 72, 710.7), ("To Whom it May Concern:", 72, 686.7),
+        ("There were 20,000 bottles of water delivered on January 23,", 72, 662.7),
+        ("2023. A total of 3 trucks were used for 15 hours.", 72, 650.7), ("Best Regards,", 72, 626.7),
+        ("Mallori", 72, 602.7)]
+
+
+def test_a_two_page_memo_keeps_every_line():
+    # unstructured's fake-memo-with-duplicate-page.pdf: the same letter twice.
+    extracted = read(drawn_pdf([line_ops(MEMO), line_ops(MEMO)]))
+    for text, _, _ in MEMO:
+        assert extracted.text.count(text) == 2, text
+
+
+def test_a_paragraph_repeated_at_the_foot_and_the_top_of_pages_keeps_its_last_lines():
+    # markitdown's REPAIR-2022-INV-001_multipage.pdf: a note at the foot of page 1 comes
+    # again at the top of page 3; its last lines sit low on page 1, in the footer's band.
+    note = ["This is a preliminary estimate for the damage seen. More damage may be",
+            "found after the vehicle has been taken apart and the parts removed. If the",
+            "concern is deemed not related to a claim, the owner will pay for it."]
+    first = line_ops([(f"Estimate line {WORDS[n]}", 72, 700 - 20 * n) for n in range(5)])
+    first += line_ops([(text, 77, 97.5 - 10.9 * i) for i, text in enumerate(note)], 8.5)
+    second = line_ops([(f"Totals for {WORDS[n]}", 72, 700 - 20 * n) for n in range(5)])
+    third = line_ops([(text, 79, 728.5 - 11.9 * i) for i, text in enumerate(note)], 9)
+    third += line_ops([("ZAVA AUTO REPAIR", 190, 580)], 20)
+    text = read(drawn_pdf([first, second, third])).text
+    assert text.count(" ".join(note)) == 2, text
+
+
+def test_a_line_repeated_last_on_every_page_but_above_the_footer_band_stays():
+    pages = [line_ops([(f"Body about {WORDS[n]} here.", 72, 700), ("Signed: the keeper", 72, 420)]) for n in range(4)]
+    assert read(drawn_pdf(pages)).text.count("Signed: the keeper") == 4
+
+
+def test_a_footer_of_three_lines_loses_the_lines_it_repeats():
+    # The IRS manual's footer: a catalogue line that names the section, then a two-line notice.
+    pages = []
+    for n in range(4):
+        pages.append([Line(f"Body about {WORDS[n]} here.", 72, 400, 700, 11, False),
+                      Line(f"Cat. No. 28171E Internal Revenue Manual 2.3.{59 + n}", 72, 570, 40.2, 9.5, False),
+                      Line("Any line marked with a #", 72, 180, 30.5, 9.5, False),
+                      Line("is for Official Use Only", 72, 175, 20.8, 9.5, False)])
+    texts = [[line.text for line in lines] for lines in drop_running_lines(pages)]
+    assert all(not any("Official" in text or "Any line" in text for text in page) for page in texts), texts
 
 
 # --- refusals -----------------------------------------------------------------------------

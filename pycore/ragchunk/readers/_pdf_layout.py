@@ -15,8 +15,10 @@ Water runs down to the sea and the hills are high. A spring is a source of examp
 
 Lines are grouped from runs on one baseline in stream order (the order the producer
 wrote them, which is the reading order for the tools that matter here: Chromium, Word,
-LaTeX). Lines repeated at the top or bottom of most pages, and page numbers alone on the
-top or bottom line, are dropped. Headings come from the outline when one is given,
+LaTeX). Lines repeated at the top or bottom of most pages (three at least), and page
+numbers alone on the top or bottom line, are dropped when they sit in a narrow band at
+the page's edge and do not go on from a paragraph above them (see
+:func:`drop_running_lines`). Headings come from the outline when one is given,
 otherwise from size and weight. Paragraphs are rebuilt from line gaps, indentation and
 short last lines; a page or column break joins lines while the sentence goes on.
 
@@ -74,9 +76,15 @@ _ROMAN_LETTERS = frozenset("ivxlcdm")
 _ROMAN = (("m", 1000), ("cm", 900), ("d", 500), ("cd", 400), ("c", 100), ("xc", 90), ("l", 50), ("xl", 40),
           ("x", 10), ("ix", 9), ("v", 5), ("iv", 4), ("i", 1))
 # Share of pages (with text) on which a top or bottom line must recur to be a running
-# header or footer, and how many lines from each edge are looked at.
+# header or footer, and the fewest pages that makes; how many lines from each edge are
+# looked at, and the share of the page's height at the top and at the bottom they must be in.
 _RUNNING_SHARE = 0.5
+_RUNNING_PAGES = 3
 _EDGE_LINES = 2
+_EDGE_BAND = 0.15
+# The outer share of the page's height (its margin) that a running line of a document of
+# two pages must be in.
+_MARGIN_BAND = 0.06
 # How many lines before and after a line are looked at for the column's right edge.
 _WINDOW = 6
 _MAX_HEADING_CHARS = 120
@@ -225,38 +233,77 @@ def _running_key(text: str) -> str:
     return " ".join("#" if _ROMAN_LETTERS.issuperset(word) and _roman_value(word) else word for word in words)
 
 
-def drop_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
+def drop_running_lines(pages: list[list[Line]], heights: Sequence[float | None] | None = None) -> list[list[Line]]:
     """The pages without running headers and footers and page numbers.
 
-    A line among the top or bottom two of a page whose text (digits and roman numerals
-    ignored) recurs at that edge on at least half of the pages with text (two at least),
-    in the size it has there most often (the title that a header repeats stays on page
-    1), is a running line; so is a page number alone on a page's top or bottom line, and
-    a page's top or bottom line that holds the page's printed number at its start or end
-    when another such line at that edge has its size (a header that names the chapter:
-    "Chapter 2: Handling 3", "Chapter 3: Utilities 6"; a heading "3 Results" that starts
-    page 3 is larger than the headers). A printed number is the page's own when most
-    numbered edge lines agree on the distance between the two.
+    Only one of the top or bottom two lines of a page, in the band at that edge (the top
+    or bottom 15% of the page's height, ``heights[i]`` when given, else of the span of the
+    document's text), can be a running line:
+
+    - one whose text (digits and roman numerals ignored) recurs at that edge, in the band,
+      on at least half of the pages with text and on three pages at least, or on every
+      page of a document of two pages with text within the outer 6% of the page (its
+      margin), in the size it has there most often (the title that a header repeats stays
+      on page 1);
+    - a page number alone on a page's top or bottom line;
+    - a page's top or bottom line that holds the page's printed number at its start or
+      end when another such line at that edge has its size (a header that names the
+      chapter: "Chapter 2: Handling 3", "Chapter 3: Utilities 6"; a heading "3 Results"
+      that starts page 3 is larger than the headers). A printed number is the page's own
+      when most numbered edge lines agree on the distance between the two.
+
+    A line that goes on from the body line just above it (close below it, the same size,
+    overlapping it across: one paragraph or block) is kept, unless it is a page number
+    alone; a body line is one that is kept and whose text is not in the edge band of
+    three pages or more (as the first line of a footer of three lines is). So a document that
+    repeats a paragraph at the foot of some pages loses none of it.
+
+    >>> pages = [[Line("Field notes", 72, 130, 730, 9, False), Line(body, 72, 300, 700, 11, False),
+    ...           Line(str(n), 300, 306, 40, 9, False)] for n, body in enumerate(("Rain.", "Snow.", "Hail."), 1)]
+    >>> [[line.text for line in lines] for lines in drop_running_lines(pages, [792] * 3)]
+    [['Rain.'], ['Snow.'], ['Hail.']]
+    >>> [[line.text for line in lines] for lines in drop_running_lines(pages[:2], [792] * 2)]
+    [['Field notes', 'Rain.'], ['Field notes', 'Snow.']]
     """
     edges: list[tuple[set[int], set[int]]] = []
+    # Pages on which a text recurs at an edge: among the edge lines, anywhere in the band,
+    # and among the edge lines in the page's margin.
     counts: Counter[tuple[int, str]] = Counter()
+    banded: Counter[tuple[int, str]] = Counter()
+    margins: Counter[tuple[int, str]] = Counter()
     sizes: dict[tuple[int, str], Counter[float]] = defaultdict(Counter)
-    for lines in pages:
+    page_keys: list[dict[int, str]] = []  # the texts of each page's lines in a band
+    for lines, (low, high) in zip(pages, _page_spans(pages, heights)):
         order = sorted(range(len(lines)), key=lambda i: -lines[i].y)
-        top, bottom = set(order[:_EDGE_LINES]), set(order[-_EDGE_LINES:])
+        band, margin = _EDGE_BAND * (high - low), _MARGIN_BAND * (high - low)
+        in_bands = (
+            {i for i, line in enumerate(lines) if line.y + line.size >= high - band},
+            {i for i, line in enumerate(lines) if line.y <= low + band},
+        )
+        keys_of = {i: _running_key(lines[i].text) for i in in_bands[0] | in_bands[1]}
+        page_keys.append(keys_of)
+        top = in_bands[0].intersection(order[:_EDGE_LINES])
+        bottom = in_bands[1].intersection(order[-_EDGE_LINES:])
         edges.append((top, bottom))
         for side, indices in enumerate((top, bottom)):
-            keys = {i: _running_key(lines[i].text) for i in indices}
+            for key in {keys_of[i] for i in in_bands[side]}:
+                banded[side, key] += 1
+            keys = {i: keys_of[i] for i in indices}
             for key in set(keys.values()):
                 counts[side, key] += 1
+            outer = {key for i, key in keys.items()
+                     if (lines[i].y + lines[i].size >= high - margin if side == 0 else lines[i].y <= low + margin)}
+            for key in outer:
+                margins[side, key] += 1
             for i, key in keys.items():
                 sizes[side, key][round(lines[i].size * 2) / 2] += 1
     # A running line keeps its size: the same words set larger (the title on page 1 that
     # the header repeats) are not the header.
     usual = {key: found.most_common(1)[0][0] for key, found in sizes.items()}
     with_text = sum(1 for lines in pages if lines)
-    needed = max(2, int(with_text * _RUNNING_SHARE + 0.999))
-    numbered = _numbered_headers(pages, with_text)
+    needed = max(_RUNNING_PAGES, int(with_text * _RUNNING_SHARE + 0.999))
+    everywhere = max(2, with_text)
+    numbered = _numbered_headers(pages, with_text, edges)
     kept: list[list[Line]] = []
     for index, (lines, (top, bottom)) in enumerate(zip(pages, edges)):
         if not lines:
@@ -269,17 +316,58 @@ def drop_running_lines(pages: list[list[Line]]) -> list[list[Line]]:
             for i in indices:
                 line = lines[i]
                 key = (side, _running_key(line.text))
-                if counts[key] >= needed and abs(line.size - usual[key]) <= 0.15 * usual[key]:
+                recurs = counts[key] >= needed or margins[key] >= everywhere
+                if recurs and abs(line.size - usual[key]) <= 0.15 * usual[key]:
                     drop.add(i)
                 elif line.y in (highest, lowest) and len(lines) > 1 and is_page_number(line.text):
                     drop.add(i)
+        if drop:
+            keys_of = page_keys[index]
+            running = {i for i, key in keys_of.items() if max(banded[0, key], banded[1, key]) >= _RUNNING_PAGES}
+            drop = _without_continued(lines, drop, running)
         kept.append([line for i, line in enumerate(lines) if i not in drop] if drop else lines)
     return kept
 
 
-def _numbered_headers(pages: list[list[Line]], with_text: int) -> dict[int, list[int]]:
+def _page_spans(pages: list[list[Line]], heights: Sequence[float | None] | None) -> list[tuple[float, float]]:
+    """For each page, the lowest and highest y of its box: (0, its height) when known, else
+    the span of the document's text."""
+    tops = [line.y + line.size for lines in pages for line in lines]
+    span = (min(line.y for lines in pages for line in lines), max(tops)) if tops else (0.0, 0.0)
+    spans: list[tuple[float, float]] = []
+    for index in range(len(pages)):
+        height = heights[index] if heights is not None and index < len(heights) else None
+        spans.append((0.0, height) if height is not None and height > 0 else span)
+    return spans
+
+
+def _without_continued(lines: list[Line], drop: set[int], running: set[int]) -> set[int]:
+    """``drop`` without the lines that go on from the kept body line just above them (see
+    :func:`drop_running_lines`); a line in ``running`` (its text recurs in the band of
+    other pages) is not body."""
+    order = sorted(range(len(lines)), key=lambda i: -lines[i].y)
+    dropped = set(drop)
+    for rank, i in enumerate(order):
+        line = lines[i]
+        if i not in dropped or is_page_number(line.text):
+            continue
+        above = next((j for j in reversed(order[:rank]) if lines[j].y > line.y + 0.5 * line.size), None)
+        if above is None or above in dropped or above in running:
+            continue
+        other = lines[above]
+        size = max(line.size, other.size)
+        if (other.y - line.y <= 1.6 * size and abs(other.size - line.size) <= 0.15 * size
+                and other.x0 < line.x1 and line.x0 < other.x1):
+            dropped.discard(i)
+    return dropped
+
+
+def _numbered_headers(
+    pages: list[list[Line]], with_text: int, edges: list[tuple[set[int], set[int]]]
+) -> dict[int, list[int]]:
     """Page index -> the indices of its top and bottom lines that are running headers
-    holding the printed page number (see :func:`drop_running_lines`)."""
+    holding the printed page number (see :func:`drop_running_lines`); ``edges`` holds each
+    page's top and bottom lines in their bands."""
     found: list[tuple[int, int, int, float, int]] = []  # page, line, side, size, offset
     for page, lines in enumerate(pages):
         if len(lines) < 2:
@@ -287,6 +375,8 @@ def _numbered_headers(pages: list[list[Line]], with_text: int) -> dict[int, list
         ys = [line.y for line in lines]
         for side, y in enumerate((max(ys), min(ys))):
             i = ys.index(y)
+            if i not in edges[page][side]:
+                continue
             text = lines[i].text
             match = _LEADING_NUMBER.match(text) or _TRAILING_NUMBER.search(text, max(0, len(text) - 7))
             if match is None:
@@ -628,15 +718,18 @@ def layout(
     outline: Sequence[OutlineEntry] = (),
     lines_given: bool = False,
     keep_contents: bool = False,
+    heights: Sequence[float | None] | None = None,
 ) -> Layout:
     """The Markdown of the given pages (runs in stream order, or lines when
     ``lines_given``), headings from ``outline`` when it is not empty; a table of contents
-    is left out unless ``keep_contents`` (see :func:`drop_contents`).
+    is left out unless ``keep_contents`` (see :func:`drop_contents`); ``heights`` (None
+    where unknown) places the bands running headers and footers are looked for in (see
+    :func:`drop_running_lines`).
 
     Empty pages add nothing (not even a page mark).
     """
     page_lines = pages if lines_given else [lines_of(runs, fonts) for runs in pages]  # type: ignore[arg-type]
-    page_lines = drop_running_lines(page_lines)  # type: ignore[arg-type]
+    page_lines = drop_running_lines(page_lines, heights)  # type: ignore[arg-type]
     toc_lines = 0
     if not keep_contents:
         page_lines, toc_lines = drop_contents(page_lines)

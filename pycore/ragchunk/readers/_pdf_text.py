@@ -53,12 +53,14 @@ class Run(NamedTuple):
 
 
 class PageText(NamedTuple):
-    """The runs of one page in content-stream order, the fonts they index, how many
-    characters of rotated or vertical text were left out, and the page's display height."""
+    """The runs of one page in content-stream order, how many characters of text in
+    another direction than the page's were left out, the page's height and the matrix
+    from user space to the page's reading frame (see :func:`page_text`)."""
 
     runs: list[Run]
     skipped_chars: int
     height: float
+    matrix: Matrix = IDENTITY
 
 
 def _mult(m: Matrix, n: Matrix) -> Matrix:
@@ -212,9 +214,9 @@ class _State:
         return other
 
 
-def display_matrix(page: Any) -> tuple[Matrix, float]:
+def display_matrix(page: Any) -> tuple[Matrix, float, float]:
     """The matrix from user space to upright display space (y up, origin at the lower left
-    of the crop box) after the page's /Rotate, and the display height."""
+    of the crop box) after the page's /Rotate, and the display width and height."""
     try:
         box = [float(v) for v in page.cropbox]
     except (TypeError, ValueError, KeyError, AttributeError):
@@ -226,13 +228,48 @@ def display_matrix(page: Any) -> tuple[Matrix, float]:
         rotation = 0
     shift: Matrix = (1.0, 0.0, 0.0, 1.0, -left, -bottom)
     width, height = right - left, top - bottom
+    # /Rotate 90 turns the page a quarter clockwise as shown: the turn that makes text
+    # running upwards read left to right.
     if rotation == 90:
-        return _mult(shift, (0.0, -1.0, 1.0, 0.0, 0.0, width)), width
+        return _mult(shift, _turn(1, width, height)), height, width
     if rotation == 180:
-        return _mult(shift, (-1.0, 0.0, 0.0, -1.0, width, height)), height
+        return _mult(shift, _turn(2, width, height)), width, height
     if rotation == 270:
-        return _mult(shift, (0.0, 1.0, -1.0, 0.0, height, 0.0)), width
-    return shift, height
+        return _mult(shift, _turn(3, width, height)), height, width
+    return shift, width, height
+
+
+def _turn(direction: int, width: float, height: float) -> Matrix:
+    """The matrix that turns a ``width`` × ``height`` box (origin at its lower left) so
+    that text running ``direction`` quarter turns counter-clockwise from left-to-right
+    (1: upwards, 2: right-to-left upside down, 3: downwards) runs left to right, origin
+    again at the lower left.
+
+    >>> _turn(1, 600, 800)[:4], _turn(3, 600, 800)[:4]
+    ((0.0, -1.0, 1.0, 0.0), (0.0, 1.0, -1.0, 0.0))
+    """
+    if direction == 1:
+        return (0.0, -1.0, 1.0, 0.0, 0.0, width)
+    if direction == 2:
+        return (-1.0, 0.0, 0.0, -1.0, width, height)
+    if direction == 3:
+        return (0.0, 1.0, -1.0, 0.0, height, 0.0)
+    return IDENTITY
+
+
+def _direction(a: float, b: float) -> int | None:
+    """The quarter turns (0-3) counter-clockwise from left-to-right of a baseline whose
+    direction is ``(a, b)``, or None when it is slanted (more than about half a degree
+    off an axis)."""
+    if a > 0 and abs(b) <= 0.01 * a:
+        return 0
+    if b > 0 and abs(a) <= 0.01 * b:
+        return 1
+    if a < 0 and abs(b) <= -0.01 * a:
+        return 2
+    if b < 0 and abs(a) <= -0.01 * b:
+        return 3
+    return None
 
 
 def _actual_text(properties: Any) -> str | None:
@@ -254,7 +291,11 @@ class _Interpreter:
     def __init__(self, reader: Any, fonts: FontCache) -> None:
         self.reader = reader
         self.fonts = fonts
-        self.runs: list[Run] = []
+        # Runs and visible characters by direction (see _direction), in the frame where
+        # that direction reads left to right; the page keeps the direction of most text.
+        self.runs: tuple[list[Run], ...] = ([], [], [], [])
+        self.chars = [0, 0, 0, 0]
+        self.frames: tuple[Matrix, ...] = (IDENTITY,) * 4
         self.skipped = 0
         self.form_calls = 0
         self.forms_open: set[Any] = set()
@@ -265,7 +306,8 @@ class _Interpreter:
     def page(self, page: Any) -> PageText:
         from pypdf.generic import ArrayObject, StreamObject
 
-        display, height = display_matrix(page)
+        display, width, height = display_matrix(page)
+        self.frames = tuple(_turn(direction, width, height) for direction in range(4))
         contents = page.get("/Contents")
         contents = contents.get_object() if contents is not None else None
         # A stream is a dictionary, and an empty one is falsy: test the type.
@@ -274,7 +316,7 @@ class _Interpreter:
         elif isinstance(contents, ArrayObject):
             parts = [part for part in (item.get_object() for item in contents) if isinstance(part, StreamObject)]
         else:
-            return PageText([], 0, height)
+            return PageText([], 0, height, display)
         data = b"\n".join([part.get_data() for part in parts])
         for part in parts:
             # pypdf keeps each decoded stream beside the encoded one; a page is read once, so
@@ -284,7 +326,11 @@ class _Interpreter:
         resources = page.get("/Resources")
         resources = resources.get_object() if resources is not None else None
         self.run_ops(operations(data), resources, _State(display), 0)
-        return PageText(self.runs, self.skipped, height)
+        chars = self.chars
+        direction = max(range(4), key=lambda turn: (chars[turn], -turn))
+        skipped = self.skipped + sum(chars) - chars[direction]
+        frame_height = height if direction % 2 == 0 else width
+        return PageText(self.runs[direction], skipped, frame_height, _mult(display, self.frames[direction]))
 
     def _font_resource(self, resources: Any, name: Any) -> _Font | None:
         try:
@@ -302,17 +348,26 @@ class _Interpreter:
         text, width, glyphs, spaces = font.decode(data)
         size = state.size
         advance = (width * size + state.tc * glyphs + state.tw * spaces) * state.tz
-        ma, mb, mc, md, me, mf = _mult(tm, state.ctm)
-        # The glyphs' matrix (font size, scaling, rise applied) and the advance, unrolled.
+        after = (tm[0], tm[1], tm[2], tm[3], tm[4] + advance * tm[0], tm[5] + advance * tm[1])
+        text_space = _mult(tm, state.ctm)
         scale = size * state.tz
+        direction = _direction(scale * text_space[0], scale * text_space[1])
+        if direction is None:
+            # Slanted text: its lines cannot be read left to right in any frame of the page.
+            self.skipped += len(text.strip())
+            return after
+        if direction:
+            text_space = _mult(text_space, self.frames[direction])
+        ma, mb, mc, md, me, mf = text_space
+        # The glyphs' matrix (font size, scaling, rise applied) and the advance, unrolled.
         a, b, c, d = scale * ma, scale * mb, size * mc, size * md
         x0 = state.ts * mc + me
         y = state.ts * md + mf
-        after = (tm[0], tm[1], tm[2], tm[3], tm[4] + advance * tm[0], tm[5] + advance * tm[1])
         if a <= 0 or abs(b) > 0.01 * a or abs(c) > 0.01 * abs(d) or d == 0:
-            # Rotated, mirrored or vertical text: its lines cannot be read left to right.
+            # Sheared or flattened glyphs: not a line to read.
             self.skipped += len(text.strip())
             return after
+        runs = self.runs[direction]
         x1 = x0 + advance * ma
         mark = self.marks[-1] if self.marks else None
         if mark is not None:
@@ -322,13 +377,15 @@ class _Interpreter:
                 replacement = mark[0]
                 # An invisible replacement (a soft hyphen) takes no room on the line.
                 end = x1 if replacement.strip("\u00ad") else x0
-                self.runs.append(Run(replacement, x0, end, y, abs(d), font.index))
-            elif self.runs and mark[0].strip("\u00ad"):
-                last = self.runs[-1]
-                self.runs[-1] = last._replace(x1=max(last.x1, x1))
+                runs.append(Run(replacement, x0, end, y, abs(d), font.index))
+                self.chars[direction] += len(replacement.strip())
+            elif runs and mark[0].strip("\u00ad"):
+                last = runs[-1]
+                runs[-1] = last._replace(x1=max(last.x1, x1))
             return after
         if text:
-            self.runs.append(Run(text, x0, x1, y, abs(d), font.index))
+            runs.append(Run(text, x0, x1, y, abs(d), font.index))
+            self.chars[direction] += len(text.strip())
         return after
 
     def run_ops(self, ops: Iterable[tuple[list[Any], str]], resources: Any, state: _State, depth: int) -> None:
@@ -430,6 +487,13 @@ class _Interpreter:
 
 def page_text(reader: Any, page: Any, fonts: FontCache) -> PageText:
     """The runs of text on ``page`` of ``reader`` (a pypdf ``PdfReader``), in stream order.
+
+    The page is read in the direction most of its text runs (by characters; upright as
+    displayed on a tie): text drawn upright on a page whose /Rotate turns it sideways, or
+    turned on the page to fill a landscape sheet, is read as the lines it forms. Text in any
+    other direction (a vertical label in the margin) and slanted text are left out and
+    counted in ``skipped_chars``. ``height`` and ``matrix`` describe that reading frame:
+    y goes up the lines, the origin is the frame's lower left corner.
 
     Raises whatever pypdf raises for a damaged page; the caller turns it into an error.
     """

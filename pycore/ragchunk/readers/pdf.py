@@ -2,10 +2,10 @@
 
 Needs ``pypdf`` (the ``pdf`` extra; pure Python, so the same wheel loads in Pyodide),
 imported on the first call only. ``read`` walks the pages once: each page's content
-stream becomes text runs (``_pdf_text``), runs become lines, and the layout
-(``_pdf_layout``) drops running headers, footers and page numbers, takes headings from the
-outline (or from font size and weight when there is none), rebuilds paragraphs and lists
-and joins words hyphenated across lines.
+stream becomes text runs in the direction most of its text runs (``_pdf_text``), runs
+become lines, and the layout (``_pdf_layout``) drops running headers, footers and page
+numbers, takes headings from the outline (or from font size and weight when there is
+none), rebuilds paragraphs and lists and joins words hyphenated across lines.
 
 Refused with :class:`ragchunk.errors.RagchunkError` (``field="file"``): a PDF without a
 text layer (``pdf_no_text``), one that needs a password (``pdf_encrypted``), one encrypted
@@ -26,7 +26,7 @@ from typing import Any
 from ..errors import RagchunkError
 from . import Extracted, ReadOptions, boilerplate_note
 from ._pdf_layout import Line, OutlineEntry, layout, lines_of
-from ._pdf_text import FontCache, display_matrix, page_text
+from ._pdf_text import FontCache, page_text
 
 __all__ = ["PYPDF_VERSION", "PYPDF_WHEEL_SHA256", "read"]
 
@@ -185,9 +185,10 @@ def _open(data: bytes, name: str) -> Any:
     return reader
 
 
-def _outline(reader: Any, heights: dict[int, Any]) -> list[OutlineEntry]:
-    """The bookmarks as entries (title, depth, page, top in display space); [] when the
-    outline is missing or unreadable."""
+def _outline(reader: Any, frames: dict[int, Any]) -> list[OutlineEntry]:
+    """The bookmarks as entries (title, depth, page, top in the page's reading frame, which
+    ``frames`` maps page indices to from user space); [] when the outline is missing or
+    unreadable."""
     from pypdf.generic import Destination
 
     try:
@@ -218,9 +219,9 @@ def _outline(reader: Any, heights: dict[int, Any]) -> list[OutlineEntry]:
         top = None
         try:
             raw_top = item.top
-            if raw_top is not None and page in heights:
+            if raw_top is not None and page in frames:
                 left = item.left if item.left is not None else 0.0
-                matrix = heights[page]
+                matrix = frames[page]
                 top = float(left) * matrix[1] + float(raw_top) * matrix[3] + matrix[5]
         except (TypeError, ValueError, AttributeError):
             top = None
@@ -258,7 +259,9 @@ def read(
     Pages with no text between pages with text are noted (``pdf_pages_without_text``,
     with the pages that hold an image: likely scans), as are pages pypdf cannot parse
     (``pdf_pages_unreadable``) and rotated or vertical text, which is left out
-    (``pdf_rotated_text``).
+    (``pdf_rotated_text``): each page is read in the direction most of its text runs,
+    whatever its /Rotate, so what is left out is text turned against the rest of its page
+    (a label up the margin) or slanted.
 
     Raises:
         RagchunkError: ``pdf_no_text``, ``pdf_encrypted``, ``pdf_encrypted_aes``,
@@ -297,11 +300,14 @@ def read(
     scanned: list[int] = []
     skipped = 0
     step = max(1, -(-total // _PROGRESS_CALLS))
+    heights: list[float | None] = []
     for index in range(total):
+        height: float | None = None
         try:
             page = reader.pages[index]
-            matrices[index] = display_matrix(page)[0]
             shown = page_text(reader, page, fonts)
+            matrices[index] = shown.matrix
+            height = shown.height
             lines = lines_of(shown.runs, fonts.infos)
             skipped += shown.skipped_chars
             if not lines and _has_image(page):
@@ -317,6 +323,7 @@ def read(
             lines = []
             unreadable.append(index + 1)
         pages.append(lines)
+        heights.append(height)
         if progress is not None and ((index + 1) % step == 0 or index + 1 == total):
             progress(index + 1, total)
     filtered = ", ".join(filters)
@@ -326,7 +333,8 @@ def read(
         outline = _outline(reader, matrices)
     except DependencyError as error:
         raise _dependency(name, error) from None
-    result = layout(pages, fonts.infos, outline, lines_given=True, keep_contents=options.keep_boilerplate)
+    result = layout(pages, fonts.infos, outline, lines_given=True, keep_contents=options.keep_boilerplate,
+                    heights=heights)
     if not result.text.strip() or not result.pages_with_text:
         if undecodable:
             raise filter_unsupported(name, filtered)
