@@ -29,6 +29,34 @@ anchor is the bookmark that starts just before it or in it (``_GoBack`` aside). 
 core properties' ``dc:title``, else the first Title paragraph; it is written as a ``#``
 heading at the top when no level-1 heading exists.
 
+Strict Open XML (Word's "Strict Open XML Document", namespaces under
+``http://purl.oclc.org/ooxml/``) reads as the usual Transitional form: a part whose first
+megabyte names a Strict namespace has its WordprocessingML, math and relationship names read
+as the Transitional ones, and relationships are matched by the last segment of their type,
+which both forms share.
+
+Equations (OMML ``m:oMath``, ``m:oMathPara``) are kept where they stand as linear text:
+their text in reading order, a superscript as ``base^sup`` and a subscript as ``base_sub``,
+a fraction as ``num/den``, a root as ``√x`` (``n√x`` with a degree), an n-ary operator as
+``∑_sub^sup body``, a function as ``sin θ``, delimiters with their characters (``(a|b)``
+unless the equation names others), an accent after its letter, a matrix as ``a, b; c, d``
+and an equation array's lines on lines of their own. A script, numerator, denominator or
+radicand longer than one character and not all letters and digits is put in parentheses,
+so ``E=mc^2`` but ``10^(-6)`` and ``(a+b)/2``. The invisible function application
+(U+2061) becomes a space (``sin θ``); the other invisible operators are dropped.
+Past :data:`MAX_MATH_NESTING` levels an equation's structure is read as plain text.
+
+>>> math = ('<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
+...         'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"><w:body><w:p>'
+...         '<w:r><w:t xml:space="preserve">So </w:t></w:r><m:oMath><m:r><m:t>E=m</m:t></m:r>'
+...         '<m:sSup><m:e><m:r><m:t>c</m:t></m:r></m:e><m:sup><m:r><m:t>2</m:t></m:r></m:sup></m:sSup>'
+...         '</m:oMath><w:r><w:t>.</w:t></w:r></w:p></w:body></w:document>')
+>>> buffer = io.BytesIO()
+>>> with zipfile.ZipFile(buffer, "w") as z:
+...     z.writestr("[Content_Types].xml", "<Types/>"); z.writestr("word/document.xml", math)
+>>> print(read(buffer.getvalue(), "energy.docx", ReadOptions()).text, end="")
+So E=mc^2.
+
 Raises :class:`RagchunkError` (``field="file"``) for a password-protected document
 (``docx_encrypted``), an old binary .doc (``doc_binary``), and anything :mod:`.safety`
 refuses (corrupt or bomb ZIP, XML with entities, XML that is not well formed).
@@ -36,7 +64,10 @@ refuses (corrupt or bomb ZIP, XML with entities, XML that is not well formed).
 
 from __future__ import annotations
 
+import itertools
 import posixpath
+from collections.abc import Callable
+from functools import partial
 
 from . import Extracted, ReadOptions
 from .safety import Archive, file_error, iter_entry, open_zip, parse_xml, read_entry
@@ -45,6 +76,13 @@ from .writer import HTML_SPACE, MarkdownWriter, collapse, table_cell
 __all__ = ["read"]
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+M = "http://schemas.openxmlformats.org/officeDocument/2006/math}"
+R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+# Strict Open XML's namespaces -> the Transitional ones every handler here is written for.
+STRICT_NAMESPACES = (("http://purl.oclc.org/ooxml/wordprocessingml/main}", W),
+                     ("http://purl.oclc.org/ooxml/officeDocument/math}", M),
+                     ("http://purl.oclc.org/ooxml/officeDocument/relationships}", R))
+STRICT_MARK = b"http://purl.oclc.org/ooxml/"
 MC_FALLBACK = "http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 DC_TITLE = "http://purl.org/dc/elements/1.1/}title"
 REL = "http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
@@ -58,6 +96,14 @@ _QUOTE_STYLES = frozenset(("block text", "quote", "intense quote"))
 _LEVELLED_LISTS = ("list bullet ", "list number ", "list continue ", "list ")
 _SKIPPED_TEXT = frozenset((W + "del", W + "moveFrom", MC_FALLBACK, W + "instrText", W + "delInstrText"))
 MAX_STYLE_CHAIN = 64
+# OMML elements that lay out their arguments (rendered by _math_text) and the arguments.
+_MATH_STRUCTURES = ("oMathPara", "sSup", "sSub", "sSubSup", "sPre", "f", "rad", "nary", "d", "func", "limLow",
+                    "limUpp", "acc", "bar", "groupChr", "box", "borderBox", "phant", "eqArr", "m", "mr")
+_MATH_ARGUMENTS = ("oMath", "e", "num", "den", "sup", "sub", "deg", "fName", "lim")
+# Properties (their m:val) that change how a structure reads: n-ary and accent characters, delimiters.
+_MATH_PROPERTIES = ("chr", "begChr", "endChr", "sepChr", "degHide")
+_INVISIBLE_OPERATORS = {0x2061: " ", 0x2062: None, 0x2063: None, 0x2064: None}
+MAX_MATH_NESTING = 32
 
 
 def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
@@ -90,7 +136,7 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
     styles = _Styles(archive, part("styles", posixpath.join(folder, "styles.xml")), name)
     numbering = _Numbering(archive, part("numbering", posixpath.join(folder, "numbering.xml")), name)
     body = _Body(styles, numbering, options, name)
-    parse_xml(iter_entry(archive, main), name, main, body.start, body.end, body.text)
+    _parse_part(archive, name, main, body.start, body.end, body.text)
     body.finish()
     out = body.out
     for kind, heading, mark in (("footnotes", "Footnotes", ""), ("endnotes", "Endnotes", "e")):
@@ -99,7 +145,7 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
         if not order or path is None:
             continue
         notes = _Body(styles, numbering, options, name, collect=True)
-        parse_xml(iter_entry(archive, path), name, path, notes.start, notes.end, notes.text)
+        _parse_part(archive, name, path, notes.start, notes.end, notes.text)
         out.heading(1, heading)
         for note_id, number in order.items():
             text = collapse(" ".join(notes.collected.get(note_id, [])))
@@ -113,6 +159,45 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
         text = prefix + text
         anchors = [(offset + len(prefix), anchor) for offset, anchor in anchors]
     return Extracted(text, "docx", collapse(title), (), tuple(anchors), ())
+
+
+def _parse_part(archive: Archive, name: str, path: str, start: Callable[[str, dict[str, str]], None],
+                end: Callable[[str], None], text: Callable[[str], None] | None = None) -> None:
+    """:func:`parse_xml` over one part; in a Strict Open XML part, names come as the Transitional ones.
+
+    A part is Strict when its first piece names a Strict namespace (the root element declares
+    them); a Transitional part is parsed with no work per element added.
+    """
+    pieces = iter_entry(archive, path)
+    first = next(pieces, b"")
+    if STRICT_MARK in first:
+        start, end = _transitional(start, end)
+    parse_xml(itertools.chain((first,), pieces), name, path, start, end, text)
+
+
+def _transitional(start: Callable[[str, dict[str, str]], None], end: Callable[[str], None]
+                  ) -> tuple[Callable[[str, dict[str, str]], None], Callable[[str], None]]:
+    """``start`` and ``end`` handlers that are given Strict tag and attribute names as Transitional ones."""
+    names: dict[str, str] = {}
+
+    def transitional(tag: str) -> str:
+        found = names.get(tag)
+        if found is None:
+            found = tag
+            for strict, usual in STRICT_NAMESPACES:
+                if tag.startswith(strict):
+                    found = usual + tag[len(strict):]
+                    break
+            names[tag] = found
+        return found
+
+    def strict_start(tag: str, attrs: dict[str, str]) -> None:
+        start(transitional(tag), {transitional(key): value for key, value in attrs.items()} if attrs else attrs)
+
+    def strict_end(tag: str) -> None:
+        end(transitional(tag))
+
+    return strict_start, strict_end
 
 
 def _rels_path(part: str) -> str:
@@ -219,7 +304,7 @@ class _Styles:
             elif tag == W + "pPr" and in_ppr:
                 in_ppr -= 1
 
-        parse_xml(iter_entry(archive, path), name, path, start, end)
+        _parse_part(archive, name, path, start, end)
 
     def resolve(self, style_id: str) -> tuple[int, bool, bool, tuple[str, int] | None, bool, bool]:
         """(heading level or 0, code, table of contents, (numId, ilvl) or None, is Title, quote) of a style."""
@@ -307,7 +392,7 @@ class _Numbering:
             elif tag == W + "num":
                 num = None
 
-        parse_xml(iter_entry(archive, path), name, path, start, end)
+        _parse_part(archive, name, path, start, end)
 
     def format(self, num_id: str, ilvl: int) -> tuple[str, int]:
         """(number format, start) of a list level; ("bullet", 1) when numbering.xml does not say."""
@@ -337,6 +422,18 @@ class _Table:
         self.merged = False
 
 
+class _Math:
+    """One open OMML element that is read as a piece of an equation: a structure or an argument."""
+
+    __slots__ = ("kind", "parts", "args", "props")
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.parts: list[str] = []  # text and the pieces inside, in reading order
+        self.args: list[tuple[str, str]] = []  # (kind, text) of each piece inside
+        self.props: dict[str, str] = {}
+
+
 class _Body:
     """The handlers for one XML part of paragraphs: the document (written out) or the notes (collected)."""
 
@@ -362,6 +459,8 @@ class _Body:
         self.counters: dict[tuple[str, int], int] = {}
         self.title_text = ""
         self.bookmark = ""  # the latest bookmark since the last block: a heading's anchor
+        self.math: list[_Math] = []  # the open pieces of an equation
+        self.math_deeper = 0  # open pieces past MAX_MATH_NESTING, read as plain text
         self._handlers()
 
     # --- events ---------------------------------------------------------------------
@@ -385,6 +484,12 @@ class _Body:
             "footnote", "endnote", "bookmarkStart")}}
         self._ends = {**{tag: self._skip_end for tag in _SKIPPED_TEXT}, **{W + local: getattr(self, "_end_" + local)
                       for local in ("t", "pPr", "p", "tc", "tr", "tbl", "footnote", "endnote")}}
+        for local in _MATH_STRUCTURES + _MATH_ARGUMENTS:
+            self._starts[M + local] = partial(self._math_open, local)
+            self._ends[M + local] = self._math_close
+        for local in _MATH_PROPERTIES:
+            self._starts[M + local] = partial(self._math_property, local)
+        self._starts[M + "t"], self._ends[M + "t"] = self._start_t, self._end_t
 
     def _skip_start(self, attrs: dict[str, str]) -> None:
         self.skip += 1
@@ -440,7 +545,32 @@ class _Body:
     def _piece(self, piece: str) -> None:
         """Text a run element stands for (a tab, a break), unless it is deleted or a field's instruction."""
         if self.paragraphs and not self.ppr and not self.skip and not (self.fields and not self.fields[-1]):
-            self.paragraphs[-1].pieces.append(piece)
+            (self.math[-1].parts if self.math else self.paragraphs[-1].pieces).append(piece)
+
+    def _math_open(self, kind: str, attrs: dict[str, str]) -> None:
+        if len(self.math) >= MAX_MATH_NESTING:
+            self.math_deeper += 1
+        else:
+            self.math.append(_Math(kind))
+
+    def _math_close(self) -> None:
+        if self.math_deeper:
+            self.math_deeper -= 1
+            return
+        if not self.math:
+            return
+        piece = self.math.pop()
+        text = _math_text(piece)
+        if self.math:
+            parent = self.math[-1]
+            parent.parts.append(text)
+            parent.args.append((piece.kind, text))
+        else:
+            self._piece(text.translate(_INVISIBLE_OPERATORS))
+
+    def _math_property(self, name: str, attrs: dict[str, str]) -> None:
+        if self.math:
+            self.math[-1].props[name] = attrs.get(M + "val", "")
 
     def _start_tab(self, attrs: dict[str, str]) -> None:
         self._piece("\t")
@@ -536,7 +666,7 @@ class _Body:
 
     def text(self, data: str) -> None:
         if self.in_text and not self.skip and self.paragraphs and not (self.fields and not self.fields[-1]):
-            self.paragraphs[-1].pieces.append(data)
+            (self.math[-1].parts if self.math else self.paragraphs[-1].pieces).append(data)
 
     # --- blocks ---------------------------------------------------------------------
     def paragraph(self, paragraph: _Paragraph) -> None:
@@ -647,6 +777,66 @@ class _Body:
             self.paragraph(self.paragraphs.pop())
         self.end_code()
         self.end_lists()
+
+
+def _math_text(piece: _Math) -> str:
+    """The linear text of one piece of an equation (see the module docstring), its pieces inside read already.
+
+    >>> fraction = _Math("f"); fraction.args = [("num", "a+b"), ("den", "2")]
+    >>> _math_text(fraction)
+    '(a+b)/2'
+    """
+    kind = piece.kind
+    # A structure without arguments is one at MAX_MATH_NESTING: the text inside was read into it.
+    if kind in _MATH_ARGUMENTS or not piece.args or kind in ("bar", "groupChr", "box", "borderBox", "phant"):
+        return "".join(piece.parts)
+    first: dict[str, str] = {}
+    for name, text in piece.args:
+        first.setdefault(name, text)
+    base = first.get("e", "")
+    if kind == "sSup":
+        return base + "^" + _grouped(first.get("sup", ""))
+    if kind == "sSub":
+        return base + "_" + _grouped(first.get("sub", ""))
+    if kind == "sSubSup":
+        return base + "_" + _grouped(first.get("sub", "")) + "^" + _grouped(first.get("sup", ""))
+    if kind == "sPre":
+        return "_" + _grouped(first.get("sub", "")) + "^" + _grouped(first.get("sup", "")) + base
+    if kind == "f":
+        return _grouped(first.get("num", "")) + "/" + _grouped(first.get("den", ""))
+    if kind == "rad":
+        degree = "" if piece.props.get("degHide", "off") not in ("off", "0", "false") else first.get("deg", "")
+        return degree + "√" + _grouped(base)
+    if kind == "nary":
+        sub, sup = first.get("sub", ""), first.get("sup", "")
+        return (piece.props.get("chr") or "∫") + ("_" + _grouped(sub) if sub else "") + \
+            ("^" + _grouped(sup) if sup else "") + (" " + base if base else "")
+    if kind == "d":
+        props = piece.props
+        separator = props.get("sepChr", "|")
+        return props.get("begChr", "(") + separator.join(text for name, text in piece.args if name == "e") + \
+            props.get("endChr", ")")
+    if kind == "func":
+        name = first.get("fName", "")
+        return name + (base if base.startswith("(") else " " + base)
+    if kind == "limLow":
+        return base + "_" + _grouped(first.get("lim", ""))
+    if kind == "limUpp":
+        return base + "^" + _grouped(first.get("lim", ""))
+    if kind == "acc":
+        return base + piece.props.get("chr", "\u0302")
+    if kind in ("eqArr", "oMathPara"):
+        return "\n".join(text for _, text in piece.args)
+    if kind == "m":
+        return "; ".join(text for name, text in piece.args if name == "mr")
+    if kind == "mr":
+        return ", ".join(text for name, text in piece.args if name == "e")
+    return "".join(piece.parts)
+
+
+def _grouped(text: str) -> str:
+    """``text`` as a script or an operand: in parentheses unless it is one character or all letters and digits."""
+    return text if len(text) <= 1 or text.isalnum() else f"({text})"
 
 
 def _int(value: str | None) -> int | None:

@@ -54,7 +54,9 @@ What is read, as docutils reads it where it matters for structure:
   label (``[1] text``);
 - inline markup as it reads (:func:`inline`): roles and hyperlink references as their
   text (code roles and ````literals```` as Markdown code, ``:rfc:``/``:pep:`` as "RFC n" /
-  "PEP n"); emphasis is kept as it is written.
+  "PEP n"); emphasis is kept as it is written. As in docutils, such markup may run over
+  the line breaks of its paragraph (up to four lines): a line break inside the text that
+  is kept stays a line break, and one before a ``<target>`` goes with the target.
 
 Bodies nest on an explicit stack (no recursion); past :data:`MAX_NESTING` levels a body
 is written as plain paragraphs. Work is linear in the input.
@@ -84,11 +86,17 @@ SIMPLE_BORDER = re.compile(r"=+(?: +=+)*")
 # Inline markup that reads as something else once rendered: interpreted text with a role
 # (:mod:`email`, :rfc:`5322`, :ref:`Title <target>`), hyperlink references (`Python
 # <https://python.org>`_, `word`_, word_) and inline literals (``x``). Bounded, no nesting.
+# As in docutils, the text between the backticks may run over line breaks of its paragraph
+# (here up to three: four lines, none empty) and has no white space before the closing
+# backtick. Each line is one run of a bounded class ended by the line break, so the match
+# stays linear. A reference name_ is one only when what follows may end inline markup in
+# docutils (not ``NAME_<LANG>``).
 INLINE = re.compile(
-    r"(?<![\w`]):(?P<role>[A-Za-z][\w.+-]{0,40}(?::[\w.+-]{1,40})?):`(?P<body>[^`\n]{1,400})`"
-    r"|``(?P<literal>[^`\n]{1,400}?)``"
-    r"|(?<![\w`])`(?P<ref>[^`\n]{1,400})`__?(?!\w)"
-    r"|(?<![\w`])(?P<word>[A-Za-z][\w.-]{0,80})__?(?![\w`])"
+    r"(?<![\w`]):(?P<role>[A-Za-z][\w.+-]{0,40}(?::[\w.+-]{1,40})?):"
+    r"`(?P<body>[^`\n]{1,400}(?:\n[^`\n]{1,400}){0,3})`(?<!\s`)"
+    r"|``(?P<literal>[^`\n]{1,400}?(?:\n[^`\n]{1,400}?){0,3}?)``(?<!\s``)"
+    r"|(?<![\w`])`(?P<ref>[^`\n]{1,400}(?:\n[^`\n]{1,400}){0,3})`(?<!\s`)__?(?!\w)"
+    r"|(?<![\w`])(?P<word>[A-Za-z][\w.-]{0,80})__?(?![\w`<=+|~^$(\[{])"
 )
 # Roles whose text is code, as Sphinx shows them (the Python, C, C++ and JavaScript domains' and the standard ones).
 _CODE_ROLES = frozenset((
@@ -134,6 +142,11 @@ def inline(text: str) -> str:
     '`email` Package, RFC 5322, the guide and `x = 1`'
     >>> inline("See `Python <https://python.org>`_, :meth:`~dict.get`, Python_ and snake_case.")
     'See Python, `get`, Python and snake_case.'
+
+    Markup may run over line breaks (not over a blank line); a break in the kept text stays:
+
+    >>> inline(":func:`open\\n<io.open>` and `Python\\ndocs <https://docs.python.org>`_")
+    '`open` and Python\\ndocs'
     """
     if "`" not in text and "_" not in text:
         return text
@@ -161,11 +174,17 @@ def _render(match: re.Match[str]) -> str:
 
 
 def _title(body: str) -> str:
-    """The explicit title of ``Title <target>`` ("" when ``body`` has none)."""
+    r"""The explicit title of ``Title <target>`` ("" when ``body`` has none): the target starts
+    at the last ``<`` after white space, as a ``<`` inside it has none (``<CMAKE_<LANG>_FLAGS>``,
+    ``<CMP\<NNNN\>>``).
+
+    >>> _title("the policy\nguide <policy>"), _title("CMP0077\n<CMP\\<NNNN\\>>"), _title("a<b>")
+    ('the policy\nguide', 'CMP0077', '')
+    """
     if not body.endswith(">"):
         return ""
-    at = body.rfind("<")
-    return body[:at].rstrip() if at > 0 and body[at - 1].isspace() else ""
+    at = max(body.rfind(" <"), body.rfind("\n<"))
+    return body[:at].rstrip() if at > 0 else ""
 
 
 def _indent(line: str) -> int:
