@@ -240,7 +240,7 @@ def test_html_tables_spans_captions_and_layout_tables():
 
 def test_html_headings_inside_list_items_are_text():
     found = html.read(b"<ul><li><h3>Item title</h3>body</li></ul>", "h.html", ReadOptions())
-    assert found.text == "- Item title\n  body\n" and headings(found) == []
+    assert found.text == "- Item title\n\n  body\n" and headings(found) == []
 
 
 # --- DOCX -------------------------------------------------------------------------------
@@ -544,7 +544,7 @@ def test_rst_overlined_titles_and_nested_bodies():
     source = "=====\nTop\n=====\n\nSub\n---\n\n* a\n\n  * b\n\n    > not a quote marker\n\n* c\n"
     found = rst.read(source.encode(), "n.rst", ReadOptions())
     assert headings(found) == [(1, "Top"), (2, "Sub")]
-    assert "- a\n  - b\n    \\> not a quote marker\n- c" in found.text
+    assert "- a\n  - b\n\n    \\> not a quote marker\n- c" in found.text
 
 
 # --- every format -----------------------------------------------------------------------

@@ -37,16 +37,22 @@ Where the reader chooses:
   page has no ``h1`` and its first heading is not the same words;
 - a heading's permalink (Sphinx's and MkDocs' "¶", the "#" of Docusaurus, VitePress,
   GitHub and Jupyter: a link with a permalink class, ``aria-hidden``, or a permalink
-  title) is not part of its text;
+  title; Node.js's "#" and rustdoc's "§": a link to a ``#fragment`` whose whole text is
+  one of # § ¶ 🔗 ⚓) is not part of its text;
 - boilerplate (``nav``, ``header``, ``footer``, ``aside``, ``dialog``, the ARIA roles
   navigation, banner, contentinfo, complementary, search, menu, menubar, toolbar, dialog
-  and alertdialog, tables of contents by id or class) is dropped unless
-  ``ReadOptions(keep_boilerplate=True)``; a ``header`` that holds a heading is the page's
+  and alertdialog, tables of contents by id or class, the previous/next links of DocBook,
+  gtk-doc and Texinfo manuals, a "Skip to content" link at the start of a block) is
+  dropped unless ``ReadOptions(keep_boilerplate=True)``; boilerplate inside a table cell
+  or a heading is dropped with everything in it; a ``header`` that holds a heading is the page's
   or the article's title block, and is kept; footnotes and endnotes (``epub:type``,
   ``doc-*`` roles) are content even in an ``aside``;
 - elements that are not rendered (``hidden``, an inline ``display: none`` or
-  ``visibility: hidden``) are dropped, with script, style, template, noscript, svg, the
-  head (but its title) and other non-text elements;
+  ``visibility: hidden``, mdBook's keyboard help) are dropped, with script, style,
+  template, noscript, svg, the head (but its title), form controls (button, select,
+  textarea: "Copy item path", a code block's "copy") and other non-text elements;
+- sibling ``code`` elements of one ``pre`` (Node.js's ESM and CommonJS variants) are
+  separate lines;
 - a heading inside a list item, quote or table cell is written as text (Markdown has no
   headings there); a table of one column is written as paragraphs (a layout table);
   tables inside table cells are flattened into the cell's text;
@@ -92,7 +98,10 @@ _VOID = frozenset("area base br col embed hr img input keygen link meta param so
                   "frame image isindex".split())
 # Dropped with everything in them.
 _DROP = frozenset("script style template noscript svg head iframe object canvas audio video map select "
-                  "datalist noembed noframes xmp".split())
+                  "datalist noembed noframes xmp button textarea".split())
+# Form controls: the page's widgets ("Copy item path", a code block's "copy"), not its words;
+# they sit inside a line of text, so dropping one does not end the paragraph.
+_CONTROLS = frozenset(("button", "textarea", "select", "datalist"))
 _BOILERPLATE = frozenset(("nav", "header", "footer", "aside", "dialog"))
 # Landmarks around the content, and widgets (menus, toolbars, dialogs such as cookie banners).
 _BOILERPLATE_ROLES = frozenset(("navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar",
@@ -102,6 +111,15 @@ _TOC_TOKENS = frozenset(("toc", "table-of-contents", "tableofcontents", "toc-con
 # GitHub, Jupyter, anchor.js): a link to the heading itself, not a word of it.
 _PERMALINK_CLASSES = frozenset(("headerlink", "hash-link", "header-anchor", "anchor-link", "anchor", "heading-anchor",
                                 "heading-link", "header-link", "permalink", "anchorjs-link", "headinglink"))
+# The whole text of a permalink that has no such class: a single sign (Node.js, rustdoc, mdBook...).
+_PERMALINK_SIGNS = frozenset(("#", "§", "¶", "🔗", "⚓"))
+_SIGN_PADDING = " \t\n\r\f\xa0\u200b\ufe0e\ufe0f"
+# Prev/Up/Next links of DocBook (and gtk-doc, Valgrind) and Texinfo 7, by class or table summary.
+_NAVIGATION_CLASSES = frozenset(("navheader", "navfooter", "nav-panel"))
+_NAVIGATION_SUMMARIES = frozenset(("navigation header", "navigation footer"))
+_TEXINFO_LINKS = ("Next:", "Previous:", "Prev:", "Up:")
+# Hidden by the site's stylesheet, which the reader does not see: mdBook's keyboard help popup.
+_HIDDEN_IDS = frozenset(("mdbook-help-container",))
 _NOTE_KINDS = frozenset(("footnote", "footnotes", "endnote", "endnotes", "rearnote", "rearnotes", "note",
                          "doc-footnote", "doc-endnote", "doc-endnotes"))
 _HEAD_CONTENT = frozenset("title meta link style script base noscript template".split())
@@ -395,7 +413,6 @@ class _Builder:
             elif tag == "hr":
                 self.block_boundary()
             return
-        in_cell = bool(self.tables) and self.tables[-1].cell is not None
         if tag in _CLOSES_P:
             p = self.top("p")
             if p >= 0 and p > self.top("table", *_CELLS):
@@ -421,6 +438,8 @@ class _Builder:
             cell = self.top(*_CELLS)
             if cell >= 0 and cell > self.top("tr", "table"):
                 self.close_to(cell)
+        # Known only now: the implied ends above may have closed the cell, or a table around it.
+        in_cell = bool(self.tables) and self.tables[-1].cell is not None
         role = self.role_of(tag, attrs)
         if closed and self.xml:
             self.open_element(tag, role, attrs, in_cell)
@@ -441,8 +460,15 @@ class _Builder:
             tag in _BOILERPLATE
             or attrs.get("role", "").strip().lower() in _BOILERPLATE_ROLES
             or _is_toc(attrs)
+            or ("summary" in attrs or "nav" in attrs.get("class", "")) and _is_page_navigation(attrs)
         ):
             return "boilerplate"
+        if tag == "div":
+            if attrs.get("id") in _HIDDEN_IDS:
+                return "drop"
+            classes = attrs.get("class", "")
+            if "header" in classes and not self.keep and "header" in classes.split():
+                return "texinfo-header"
         return tag
 
     def _in_heading(self) -> bool:
@@ -451,6 +477,14 @@ class _Builder:
 
     def open_element(self, tag: str, role: str, attrs: dict[str, str], in_cell: bool) -> None:
         out = self.out
+        if (role == "boilerplate" or role == "texinfo-header") and (in_cell or self.captures):
+            # Its text would go into the cell or heading, out of the writer's reach: drop it now.
+            # (Its tables must not be read either: they would be taken for rows of the open table.)
+            if role == "texinfo-header":
+                role = tag
+            else:
+                role = "drop"
+                self.dropped += 1
         if role == "drop":
             if tag == "svg":
                 self.svg += 1
@@ -458,13 +492,14 @@ class _Builder:
                 # A heading's permalink may carry its id (GitHub's user-content-...).
                 heading = self.stack[self.top(*_HEADINGS)]
                 heading.data[1] = heading.data[1] or attrs.get("id") or attrs["name"]
-            self.flush()
+            if tag not in _CONTROLS:
+                self.flush()
             self.push(tag, "drop")
             self.drop += 1
             return
-        if role == "boilerplate":
+        if role == "boilerplate" or role == "texinfo-header":
             self.flush()
-            self.push(tag, "boilerplate", out.mark())
+            self.push(tag, role, out.mark())
             return
         anchor = attrs.get("id") or (attrs.get("name") if tag == "a" else None) or ""
         if in_cell:
@@ -502,6 +537,13 @@ class _Builder:
                         self.stack[heading].data[1] = anchor
                 elif not any(self.lines[-1]) and len(self.lines) == 1:
                     self.pending_anchor, self.pending_at = anchor, out.position()
+            if attrs.get("href", "").startswith("#"):
+                # Whether it is a permalink or a skip link is known from its text, at its end.
+                captures = self.captures
+                target = captures[-1][1] if captures else self.lines[-1]
+                # Only a heading's own text is collected in captures[-1] (all is inline inside it).
+                self.push(tag, "fragment-link", (target, len(target), bool(captures) and captures[-1][0] == "heading"))
+                return
             self.push(tag, "inline")
             return
         if tag == "pre":
@@ -511,12 +553,21 @@ class _Builder:
                 return
             buffer = []
             self.captures.append(("pre", buffer))
-            self.push(tag, "pre", [_language(attrs.get("class", "")), buffer])
+            self.push(tag, "pre", [_language(attrs.get("class", "")), buffer, -1])
             return
         if tag == "code":
             pre = self.top("pre")
-            if pre >= 0 and self.stack[pre].role == "pre" and not self.stack[pre].data[0]:
-                self.stack[pre].data[0] = _language(attrs.get("class", ""))
+            if pre >= 0 and self.stack[pre].role == "pre":
+                element = self.stack[pre]
+                language, buffer, code_end = element.data
+                if not language:
+                    element.data[0] = _language(attrs.get("class", ""))
+                # Sibling codes of one pre are separate examples (Node.js's ESM and CommonJS variants).
+                after = buffer[code_end:] if code_end >= 0 else None
+                if after is not None and buffer and not buffer[-1].endswith("\n") and not "".join(after).strip():
+                    buffer.append("\n")
+                self.push(tag, "code", element)
+                return
             self.push(tag, "inline")
             return
         if self.captures:
@@ -551,7 +602,7 @@ class _Builder:
         elif tag == "caption":
             if self.tables:
                 self.captures.append(("caption", self.tables[-1].caption))
-                self.push(tag, "caption")
+                self.push(tag, "table-caption")
                 return
         elif anchor and (tag in _SECTIONS or tag == "div" and "section" in attrs.get("class", "").split()):
             self.sections.append([anchor, False])
@@ -600,10 +651,30 @@ class _Builder:
                 out.truncate(mark)
                 self.dropped += 1
             return
+        if role == "texinfo-header":
+            # Texinfo's node header is its links to the next, previous and up nodes; other
+            # generators' "header" (Doxygen's) holds the page's title.
+            self.flush()
+            if out.head_since(element.data, 12).lstrip().startswith(_TEXINFO_LINKS):
+                out.truncate(element.data)
+                self.dropped += 1
+            return
+        if role == "fragment-link":
+            target, start, in_heading = element.data
+            # A few pieces of a few words at most: nested links must not make the work quadratic.
+            if 0 < len(target) - start <= 8 and (in_heading or start <= 4):
+                tail = target[start:]
+                if sum(map(len, tail)) <= 200:
+                    words = "".join(tail)
+                    if (_is_permalink_sign(words) if in_heading else
+                            _is_skip_link(words) and not any(piece.strip() for piece in target[:start])):
+                        del target[start:]
+            return
         if role == "heading":
             level, anchor, buffer = element.data
             self.captures.pop()
-            title = collapse("".join(buffer))
+            # A no-break space at either end only spaced the heading from a dropped widget.
+            title = collapse("".join(buffer)).strip("\xa0 ")
             if not title:
                 return
             if not anchor and self.pending_anchor and self.pending_at == out.position():
@@ -617,8 +688,12 @@ class _Builder:
                 self.first_heading = title
             out.heading(level, title, self.prefix + anchor if anchor else "")
             return
+        if role == "code":
+            pre = element.data
+            pre.data[2] = len(pre.data[1])  # where the text after this code starts
+            return
         if role == "pre":
-            language, buffer = element.data
+            language, buffer, _ = element.data
             self.captures.pop()
             code = "".join(buffer)
             if code.startswith("\r\n"):
@@ -627,7 +702,7 @@ class _Builder:
                 code = code[1:]
             out.code(code.rstrip(), language)
             return
-        if role == "caption":
+        if role == "table-caption":
             self.captures.pop()
             return
         if role == "cell":
@@ -858,6 +933,35 @@ def _is_permalink(attrs: dict[str, str]) -> bool:
         return True
     label = (attrs.get("title", "") + " " + attrs.get("aria-label", "")).lower()
     return "permalink" in label or "direct link" in label
+
+
+def _is_permalink_sign(text: str) -> bool:
+    """True for the whole text of a heading's link to itself when it is one sign (Node.js's "#", rustdoc's "§").
+
+    >>> _is_permalink_sign(" \u00a7 "), _is_permalink_sign("\U0001f517\ufe0f"), _is_permalink_sign("C#")
+    (True, True, False)
+    """
+    return text.strip(_SIGN_PADDING) in _PERMALINK_SIGNS
+
+
+def _is_skip_link(text: str) -> bool:
+    """True for the text of an accessibility link past the page's chrome ("Skip to main content", "Jump to content").
+
+    >>> _is_skip_link(" Skip to content"), _is_skip_link("Skipping ahead")
+    (True, False)
+    """
+    text = text.strip(_SIGN_PADDING)
+    return len(text) <= 40 and text.lower().startswith(("skip to ", "jump to "))
+
+
+def _is_page_navigation(attrs: dict[str, str]) -> bool:
+    """True for the links to the previous and next pages of DocBook, gtk-doc and Texinfo 7 manuals.
+
+    >>> _is_page_navigation({"summary": "Navigation header"}), _is_page_navigation({"class": "navfooter"})
+    (True, True)
+    """
+    return (attrs.get("summary", "").strip().lower() in _NAVIGATION_SUMMARIES
+            or not _NAVIGATION_CLASSES.isdisjoint(attrs.get("class", "").lower().split()))
 
 
 def _is_toc(attrs: dict[str, str]) -> bool:

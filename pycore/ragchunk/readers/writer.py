@@ -2,7 +2,9 @@
 
 Readers walk their format and call a :class:`MarkdownWriter`; it joins the blocks, puts list
 markers and quote prefixes in front of their lines, escapes text that Markdown would read
-as structure, and records the offset of each heading for :attr:`Extracted.anchors`.
+as structure, and records the offset of each heading for :attr:`Extracted.anchors`. Items
+of a list follow each other after one line break; the blocks inside one item or quote are
+separated by a blank line (``>`` in a quote), so that each stays a block of its own.
 
 >>> out = MarkdownWriter()
 >>> out.heading(1, "Guide", "guide")
@@ -48,7 +50,10 @@ class _Container:
     first: str  # prefix of the first line of the item's first block ("- ", "3. ", "> ")
     rest: str  # prefix of every other line ("  ", "   ", "> ")
     fresh: bool  # no block written in the item yet
-    group: int  # blocks of one outermost container are joined by single line breaks
+    group: int  # items of one outermost container are joined by single line breaks
+    # The item's first block may follow the block before it after one line break: a next item
+    # of its list, or a nested list or quote that can interrupt a paragraph ("1." can, "3." cannot).
+    joins: bool = True
 
 
 @dataclass(slots=True)
@@ -56,6 +61,7 @@ class _List:
     ordered: bool
     number: int
     group: int
+    items: int = 0
 
 
 def collapse(text: str) -> str:
@@ -143,15 +149,19 @@ class MarkdownWriter:
         current = self._lists[-1] if self._lists else None
         if group is None and current is not None:
             group = current.group
+        joins = True
+        if current is not None:
+            current.items += 1
         if marker is None:
             if current is not None and current.ordered:
                 if value is not None:
                     current.number = max(0, min(value, 999_999_999))
                 marker = f"{current.number}. "
+                joins = current.items > 1 or current.number == 1
                 current.number = min(current.number + 1, 999_999_999)
             else:
                 marker = "- "
-        self._push(marker, " " * len(marker), group)
+        self._push(marker, " " * len(marker), group, joins)
 
     def close_item(self) -> None:
         if self._containers:
@@ -162,12 +172,12 @@ class MarkdownWriter:
 
     close_quote = close_item
 
-    def _push(self, first: str, rest: str, group: int | None = None) -> None:
+    def _push(self, first: str, rest: str, group: int | None = None, joins: bool = True) -> None:
         if self._containers:
             group = self._containers[0].group
         elif group is None:
             group = self._new_group()
-        self._containers.append(_Container(first, rest, True, group))
+        self._containers.append(_Container(first, rest, True, group, joins))
 
     def _new_group(self) -> int:
         self._groups += 1
@@ -197,16 +207,44 @@ class MarkdownWriter:
         return first, rest
 
     def _emit(self, lines: list[str], group: int | None = None) -> int:
-        """Write one block of ``lines`` (already escaped) with the container prefixes."""
+        """Write one block of ``lines`` (already escaped) with the container prefixes.
+
+        Blocks of one group are joined by one line break where a new item (or a nested list
+        or quote) begins; a block that goes on in an item or quote already written to
+        follows a blank line, so that Markdown reads it as a block of its own:
+
+        >>> out = MarkdownWriter(); out.open_list(ordered=False)
+        >>> out.open_item(); out.paragraph("a"); out.open_quote(); out.paragraph("q"); out.paragraph("r")
+        >>> out.close_quote(); out.paragraph("b"); out.close_item(); out.open_item(); out.paragraph("c")
+        >>> print(out.text(), end="")
+        - a
+          > q
+          >
+          > r
+        <BLANKLINE>
+          b
+        - c
+        """
+        containers = self._containers
+        joined = True
+        for container in containers:
+            if container.fresh:
+                joined = container.joins
+                break
+        else:
+            joined = not containers
         first, rest = self._prefixes()
         if group is None:
-            group = self._containers[0].group if self._containers else -1
+            group = containers[0].group if containers else -1
         body = first + lines[0]
         if len(lines) > 1:
             stripped = rest.rstrip()
             body += "".join("\n" + (rest + line if line else stripped) for line in lines[1:])
         if self._parts:
-            sep = "\n" if group != -1 and group == self._group else "\n\n"
+            if group != -1 and group == self._group:
+                sep = "\n" if joined else "\n" + rest.rstrip() + "\n"
+            else:
+                sep = "\n\n"
             self._parts.append(sep)
             self._size += len(sep)
         start = self._size + len(first)
@@ -283,6 +321,18 @@ class MarkdownWriter:
         parts, self._size, self._group, anchors, self.headings, self.top_headings = mark
         del self._parts[parts:]
         del self.anchors[anchors:]
+
+    def head_since(self, mark: tuple[int, int, int, int, int, int], size: int) -> str:
+        """At least the first ``size`` characters written since :meth:`mark` (fewer when less was written)."""
+        parts = self._parts
+        index = mark[0]
+        found: list[str] = []
+        length = 0
+        while index < len(parts) and length < size:
+            found.append(parts[index])
+            length += len(parts[index])
+            index += 1
+        return "".join(found)
 
     def position(self) -> int:
         return self._size
