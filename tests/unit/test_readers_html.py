@@ -8,7 +8,6 @@ reader tests live in test_readers.py, hostile input in test_readers_hostile.py.
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -59,13 +58,11 @@ def test_html_random_tag_soup_never_raises():
               + ['<a href="#x">#</a>', '<a href="#m">Skip to content</a>', '<div class="header">',
                  '<table summary="Navigation header">', "x", "y z", "\n"])
     rng = random.Random(20261203)
-    started = time.perf_counter()
-    for _ in range(3000):
+    for _ in range(3000):  # any exception fails the test
         page = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 40)))
         for xml in (False, True):
             html.convert_chapter(page, "soup.html", ReadOptions(), xml=xml)
         html.convert(page, "soup.html", ReadOptions(keep_boilerplate=True))
-    assert time.perf_counter() - started < 60
 
 
 def test_html_boilerplate_inside_a_cell_or_heading_is_dropped_and_leaves_the_table_whole():
