@@ -168,6 +168,12 @@ def test_html_title_is_not_repeated_above_a_first_heading_that_says_it():
     b'<h2 id="x"><a class="header-anchor" href="#x">#</a> Install C#</h2>',
     b'<h2><a id="x" class="anchor" aria-hidden="true" href="#x"><svg><path d="M0"></path></svg>#</a>Install C#</h2>',
     b'<h2 id="x">Install C#<a class="anchor-link" href="#x">\xc2\xb6</a></h2>',
+    # Any link to the heading itself made of one sign: Node.js, rustdoc, and others.
+    b'<h2 id="x">Install C#<a class="mark" href="#x" id="x">#</a></h2>',  # Node.js
+    b'<h2 id="x" class="section-header"><a class="doc-anchor" href="#x">\xc2\xa7</a>Install C#</h2>',  # rustdoc
+    b'<h2 id="x"><a href="#x"> \xc2\xb6 </a>Install C#</h2>',
+    b'<h2 id="x">Install C# <a href="#x">\xf0\x9f\x94\x97\xef\xb8\x8f</a></h2>',
+    b'<h2 id="x">Install C# <a href="#x"><span>\xe2\x9a\x93</span></a></h2>',
 ])
 def test_html_heading_permalinks_are_not_words_of_the_heading(heading):
     page = html.read(heading + b"<p>Run it.</p>", "docs.html", ReadOptions())

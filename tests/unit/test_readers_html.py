@@ -122,19 +122,6 @@ def test_html_sibling_codes_of_one_pre_are_separate_lines():
     assert markdown_of("<pre><code>a</code>\n<code>b</code></pre>") == "```\na\nb\n```\n"
 
 
-@pytest.mark.parametrize("heading", [
-    b'<h2 id="x">Install C#<a class="mark" href="#x" id="x">#</a></h2>',  # Node.js
-    b'<h2 id="x" class="section-header"><a class="doc-anchor" href="#x">\xc2\xa7</a>Install C#</h2>',  # rustdoc
-    b'<h2 id="x"><a href="#x"> \xc2\xb6 </a>Install C#</h2>',
-    b'<h2 id="x">Install C# <a href="#x">\xf0\x9f\x94\x97\xef\xb8\x8f</a></h2>',
-    b'<h2 id="x">Install C# <a href="#x"><span>\xe2\x9a\x93</span></a></h2>',
-])
-def test_html_a_heading_link_to_itself_made_of_one_sign_is_a_permalink(heading):
-    page = html.read(heading + b"<p>Run it.</p>", "docs.html", ReadOptions())
-    assert page.text == "## Install C#\n\nRun it.\n"
-    assert page.anchors == ((0, "x"),)
-
-
 def test_html_sign_links_elsewhere_and_worded_heading_links_stay():
     assert markdown_of('<h2><a href="#toc">Back to the list</a></h2>') == "## Back to the list\n"
     assert markdown_of('<h2>Item <a href="other.html">#</a></h2>') == "## Item \\#\n"
