@@ -104,10 +104,12 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
             continue
         title = titles.get(path) or first or posixpath.basename(prefix)
         body, chapter_anchors = chapter.text, list(chapter.anchors)
-        titled = first and _same(first, title) and not _opens_alone(body) and _title_heading(body, chapter_anchors)
+        says_title = bool(first) and _same(first, title)
+        alone = says_title and _opens_alone(body)
+        titled = says_title and not alone and _title_heading(body, chapter_anchors)
         if titled:
             body, chapter_anchors = titled
-        elif not (first and _same(first, title) and _opens_alone(body)):
+        elif not alone:
             if first:
                 body, chapter_anchors = _demote(body, chapter_anchors)
             heading = "# " + title.replace("\n", " ") + "\n\n"
