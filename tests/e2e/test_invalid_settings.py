@@ -91,12 +91,19 @@ def test_the_last_chunks_are_marked_out_of_date_and_cannot_be_downloaded(page, t
 
 def refuse_a_file_before_the_new_size_splits(page, query: str = "") -> tuple[SplitterPage, list[dict]]:
     """Split a text, type a new size and, before its split goes out (the page waits for typing
-    to pause), drop a picture; the page object and the cards shown before."""
+    to pause), drop a picture; the page object and the cards shown before.
+
+    The page's clock stands still from the new size until the picture is answered: however
+    slowly this machine reads the drop, the size's split cannot go out first.
+    """
+    page.clock.install()
     splitter = SplitterPage(page).open(query=query)
     splitter.after_request(lambda: page.fill("#text", FILES["a.md"]))
     before = splitter.cards()
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     page.fill("#chunk_size", "256")
     splitter.drop_file("photo.png", PICTURE)
+    page.clock.resume()
     return splitter, before
 
 
