@@ -26,7 +26,7 @@ from .errors import NotTextError, RagchunkError
 from .fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_price
 from .files import STDIN, Found, cannot_read, find_files, read_file, same_file, shown_name
 from .options import SplitOptions, read_split_form
-from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE
+from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE
 from .stats import compute_stats, format_stats
 from .structure import BY_CHOICES
 from .readers import ReadOptions
@@ -64,8 +64,9 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_INTERNAL = 70
-# calc, preview and split size by --size, or by --model's limit when it is empty.
-# What an empty --size says without --model (said with the other bad flags, on --size's line).
+# calc and preview size by --size, or by --model's limit when it is empty (split and compare
+# fall back to DEFAULT_CHUNK_SIZE, as the library does). What an empty --size says without
+# --model (said with the other bad flags, on --size's line).
 SIZE_REQUIRED = "chunk size is required: enter a number of tokens, or choose --model (its limit sets the size)"
 PREFIX_HELP = "leave room for the model's document prefix (e5 'passage: ', nomic 'search_document: ')"
 # What --help says; main's docstring and the README say the same.
@@ -122,7 +123,7 @@ def build_parser() -> Parser:
     versus = commands.add_parser("compare", help="fixed windows and each structural level side by side, on your files")
     versus.add_argument("paths", metavar="PATH", nargs="+", help="files, folders (walked in sorted order) or -")
     versus.add_argument("--size", metavar="S", default="",
-                        help="target chunk size in tokens (default with --model: its largest; else 512)")
+                        help=f"target chunk size in tokens (default with --model: its largest; else {DEFAULT_CHUNK_SIZE})")
     versus.add_argument("--overlap", metavar="O", default="",
                         help="overlap in tokens (default an eighth of the size)")
     compared = versus.add_mutually_exclusive_group()
@@ -168,7 +169,8 @@ def build_parser() -> Parser:
     cut.add_argument("--by", metavar="B", default="headings",
                      help=f"the boundary packed: {', '.join(BY_CHOICES)} (default %(default)s)")
     cut.add_argument("--size", metavar="S", default="",
-                     help="target chunk size in tokens (default with --model: the most the model reads whole)")
+                     help=f"target chunk size in tokens (default with --model: the most the model reads whole;"
+                          f" else {DEFAULT_CHUNK_SIZE}, as split() in Python)")
     cut.add_argument("--overlap", metavar="O", default="",
                      help="most tokens repeated from the previous chunk (default an eighth of the size)")
     sizer = cut.add_mutually_exclusive_group()
@@ -399,6 +401,11 @@ def _sized_form(args: argparse.Namespace, form: dict[str, str]) -> dict[str, str
     return form
 
 
+def _size_or_default(args: argparse.Namespace) -> str:
+    """--size as typed; without it, the model's largest (an empty size) or the library's default."""
+    return args.size or ("" if args.model else str(DEFAULT_CHUNK_SIZE))
+
+
 def _read_form_with(form: dict[str, str], errors: ErrorCollector) -> SplitOptions:
     """``read_split_form(form)``, its bad fields said together with ``errors`` (the command's
     other flags, read before it), so one run names every flag at fault."""
@@ -413,7 +420,7 @@ def _read_form_with(form: dict[str, str], errors: ErrorCollector) -> SplitOption
 
 def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     form = _sized_form(args, {
-        "by": "headings", "chunk_size": args.size or ("" if args.model else "512"), "overlap": args.overlap,
+        "by": "headings", "chunk_size": _size_or_default(args), "overlap": args.overlap,
         "context": args.context, "prefix": str(args.prefix)})
     errors = ErrorCollector()
     price = errors.attempt(read_price, args.price) if args.price.strip() else None
@@ -518,7 +525,7 @@ def run_preview(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> None:
 
 
 def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    form = _sized_form(args, {"by": args.by, "chunk_size": args.size, "overlap": args.overlap,
+    form = _sized_form(args, {"by": args.by, "chunk_size": _size_or_default(args), "overlap": args.overlap,
                               "prefix": str(args.prefix), "context": args.context})
     errors = ErrorCollector()
     jobs = usable_cpus() if args.jobs is None else errors.attempt(read_count, "jobs", args.jobs, 1, 1024, "processes")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ragchunk import get_tokenizer, plan, tokens_from_chars, windows
+from ragchunk import get_tokenizer, plan, split, tokens_from_chars, windows
 from ragchunk.cli import FLAGS, main
 from ragchunk.fields import FormErrors, read_calc_form
 from ragchunk.models import get_model
@@ -561,9 +561,8 @@ SIZE_MISSING = ("ragchunk: error: --size: chunk size is required: enter a number
      ["ragchunk: error: --tokens: document length (x) is not a number: enter digits, e.g. 10000", SIZE_MISSING,
       BAD_OVERLAP]),
     ("calc", ["FILE", "--overlap", "-3", "--price", "y"], [SIZE_MISSING, BAD_OVERLAP, BAD_PRICE]),
-    ("split", ["FILE", "--by", "foo", "--overlap", "-3"], [BAD_BY, SIZE_MISSING, BAD_OVERLAP]),
-    ("split", ["FILE", "--jobs", "0"],
-     [SIZE_MISSING, "ragchunk: error: --jobs: jobs (0) must be at least 1: enter a larger number"]),
+    ("split", ["FILE", "--by", "foo", "--overlap", "-3"], [BAD_BY, BAD_OVERLAP]),
+    ("split", ["FILE", "--jobs", "0"], ["ragchunk: error: --jobs: jobs (0) must be at least 1: enter a larger number"]),
     ("preview", ["FILE", "--overlap", "-3"], [SIZE_MISSING, BAD_OVERLAP]),
     ("preview", ["FILE", "--overlap", "0"], [SIZE_MISSING]),
 ])
@@ -572,6 +571,18 @@ def test_a_missing_size_is_said_with_the_other_bad_values(capsys, text_file, com
     argv = [str(text_file) if flag == "FILE" else flag for flag in flags]
     code, out, err = run(capsys, command, *argv)
     assert (code, out, err.splitlines()) == (2, "", said)
+
+
+def test_split_without_a_size_splits_as_the_library_does(capsys, tmp_path):
+    # Before, split alone of the commands that split wanted --size (compare and split() take 512).
+    path = tmp_path / "long.md"
+    path.write_text(TEXT * 12, encoding="utf-8")
+    code, out, err = run(capsys, "split", str(path))
+    assert (code, err) == (0, "")
+    texts = [json.loads(line)["text"] for line in out.splitlines()]
+    assert texts == [c.text for c in split(TEXT * 12).chunks] == [c.text for c in split(TEXT * 12, size=512,
+                                                                                             overlap=64).chunks]
+    assert len(texts) > 3 and texts != [c.text for c in split(TEXT * 12, size=256).chunks]
 
 
 @pytest.mark.parametrize("command", ["split", "preview", "compare"])
