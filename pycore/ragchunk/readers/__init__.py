@@ -12,7 +12,7 @@ Readers are pure functions of the bytes (no I/O), the same on CPython and in Pyo
 Bad input raises :class:`ragchunk.errors.RagchunkError` with ``field="file"``, a stable
 ``code`` and a message that names the file, what is wrong and the fix.
 
-``formats.read_document(data, name, options)`` picks the reader (by signature, then
+``read_document(data, name, options)`` (from ``formats``, also importable from here) picks the reader (by signature, then
 extension, then content: ``formats.reader_for``) and calls it; the PDF reader is imported
 only when a PDF comes. Shared pieces: ``writer`` (the Markdown every reader writes: blocks,
 list and quote prefixes, escaping, fences, pipe tables, heading offsets for the anchors)
@@ -94,3 +94,18 @@ def boilerplate_note(name: str, count: int) -> dict[str, Any]:
                f"element{'s were' if count != 1 else ' was'} left out"
                " (--keep-boilerplate on the command line, keep_boilerplate in Python, keeps them)")
     return {"code": "boilerplate_dropped", "params": {"name": name, "count": count}, "message": message}
+
+
+def __getattr__(name: str) -> Any:
+    """``read_document`` and ``reader_for`` of :mod:`ragchunk.readers.formats`, imported on first
+    use (``formats`` imports this module's classes).
+
+    >>> from ragchunk.readers import read_document
+    >>> read_document(b"# Title\\n\\nText.", "a.md").text
+    '# Title\\n\\nText.'
+    """
+    if name in ("read_document", "reader_for", "readable_formats"):
+        from . import formats
+
+        return getattr(formats, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
