@@ -29,7 +29,7 @@ from ragchunk.readers._pdf_layout import Line, OutlineEntry, drop_running_lines,
 DATA = Path(__file__).resolve().parents[1] / "data" / "pdf"
 ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = ReadOptions()
-CODES = {"pdf_corrupt", "pdf_encrypted", "pdf_encrypted_aes", "pdf_no_text"}
+CODES = {"pdf_corrupt", "pdf_encrypted", "pdf_encrypted_aes", "pdf_no_text", "pdf_slanted_text"}
 RIVER_HEADINGS = [
     ("A field guide to rivers",),
     ("A field guide to rivers", "Sources"),
@@ -462,6 +462,45 @@ def test_a_pdf_without_a_text_layer_is_refused():
     error = caught.value
     assert (error.field, error.code, error.params) == ("file", "pdf_no_text", {"name": "scan.pdf"})
     assert str(error) == "scan.pdf has no text layer: run OCR first (for example ocrmypdf)"
+
+
+def slanted_ops(lines: list[tuple[str, float, float]], size: float = 11) -> list[str]:
+    """Operators that draw each (text, x, y) turned 30° counter-clockwise, on no axis of the page."""
+    return [f"BT /F1 {size:g} Tf 0.866 0.5 -0.5 0.866 {x:g} {y:g} Tm ({text}) Tj ET" for text, x, y in lines]
+
+
+def refused(data: bytes, name: str) -> RagchunkError:
+    with pytest.raises(RagchunkError) as caught:
+        read(data, name)
+    return caught.value
+
+
+@pytest.mark.parametrize("pages", [[slanted_ops(STORY)], [slanted_ops(STORY[:1]), [], slanted_ops(STORY[1:])]],
+                         ids=["one page", "pages and a blank page"])
+def test_a_pdf_whose_text_is_all_slanted_is_not_taken_for_a_scan(pages):
+    """It was refused as pdf_no_text ("run OCR first"), though it has a text layer."""
+    data = drawn_pdf(pages)
+    assert "Glaciers" in "".join(raw_pages(data)), "pypdf must find the text layer"
+    error = refused(data, "tilted.pdf")
+    assert (error.field, error.code, error.params) == ("file", "pdf_slanted_text", {"name": "tilted.pdf"})
+    assert str(error) == ("tilted.pdf has text, but all of it runs at a slant (neither across nor up or down the"
+                          " page), which ragchunk does not read: export it again with the text upright, or run OCR"
+                          " over it (for example ocrmypdf --force-ocr)")
+    assert english(error) == str(error), "the page says it from web/i18n/en.json"
+
+
+def test_a_pdf_with_no_text_at_all_is_still_refused_as_without_a_text_layer():
+    error = refused(drawn_pdf([[], ["0 0 m 100 100 l S"]]), "blank.pdf")
+    assert (error.code, error.params) == ("pdf_no_text", {"name": "blank.pdf"})
+
+
+def test_a_slanted_label_on_upright_text_is_left_out_and_noted():
+    data = drawn_pdf([line_ops(STORY) + slanted_ops([("SAMPLE", 400, 600)], 9)])
+    assert "SAMPLE" in raw_pages(data)[0]
+    extracted = read(data, "stamped.pdf")
+    assert extracted.text == "Rivers run down to the sea. Lakes hold the water still. Glaciers carve the valleys."
+    assert [(note["code"], note["params"]) for note in extracted.notes] == [
+        ("pdf_rotated_text", {"name": "stamped.pdf", "count": 6})]
 
 
 def encrypt(data: bytes, user: str, algorithm: str) -> bytes:

@@ -1,7 +1,8 @@
 """ragchunk.readers.html on what real documentation sites and tag soup hand it.
 
 Each case is cut down from a page that went wrong (Node.js's API docs, rustdoc, mdBook,
-DocBook and Texinfo manuals) or from tag soup that made the reader raise. The general
+DocBook and Texinfo manuals, MathML as MathJax and KaTeX write it) or from tag soup that
+made the reader raise. The general
 reader tests live in test_readers.py, hostile input in test_readers_hostile.py.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_hostile import _grows_linearly
 
 from ragchunk.markdown import parse_blocks
 from ragchunk.readers import ReadOptions, html
@@ -173,3 +175,184 @@ def test_html_mdbook_help_popup_is_not_text():
             'Keyboard shortcuts</h2><div><p>Press <kbd>?</kbd> to show this help</p></div></div></div>'
             '<div id="mdbook-body-container"><main><h1 id="intro">Introduction</h1><p>Body.</p></main></div>')
     assert markdown_of(page) == "# Introduction\n\nBody.\n"
+
+
+# --- MathML ---------------------------------------------------------------------------------
+
+
+def mi(text: str) -> str:
+    return f"<mi>{text}</mi>"
+
+
+def mn(text: str) -> str:
+    return f"<mn>{text}</mn>"
+
+
+def mo(text: str) -> str:
+    return f"<mo>{text}</mo>"
+
+
+def mrow(*children: str) -> str:
+    return "<mrow>" + "".join(children) + "</mrow>"
+
+
+def math(*children: str, display: str = "") -> str:
+    return f'<math{f" display={display!r}" if display else ""}>' + "".join(children) + "</math>"
+
+
+def test_html_mathml_is_linear_text_not_run_together():
+    """It came out as "x=y2ab"."""
+    equation = math(mi("x"), mo("="), f"<msup>{mi('y')}{mn('2')}</msup>", mi("a"), mi("b"))
+    assert markdown_of(f"<p>So {equation}.</p>") == "So x=y^2 ab.\n"
+
+
+SUM = f"<munderover>{mo('∑')}{mrow(mi('i'), mo('='), mn('1'))}{mi('n')}</munderover><msub>{mi('x')}{mi('i')}</msub>"
+
+
+STRUCTURES = [
+    # The DOCX reader's forms: E=mc^2, (a+b)/2, √x, n√x, ∑_(i=1)^n x_i, 10^(-6).
+    (math(mi("E"), mo("="), mi("m"), f"<msup>{mi('c')}{mn('2')}</msup>"), "E=mc^2"),
+    (math(f"<mfrac>{mrow(mi('a'), mo('+'), mi('b'))}{mn('2')}</mfrac>"), "(a+b)/2"),
+    (math(f"<msqrt>{mi('x')}</msqrt>", mo("+"), f"<msqrt>{mi('x')}{mo('+')}{mn('1')}</msqrt>"), "√x+√(x+1)"),
+    (math(f"<mroot>{mrow(mi('y'), mo('+'), mn('1'))}{mn('3')}</mroot>"), "3√(y+1)"),
+    (math(SUM), "∑_(i=1)^n x_i"),
+    (math(f"<msup>{mn('10')}{mrow(mo('-'), mn('6'))}</msup>"), "10^(-6)"),
+    (math(f"<msubsup>{mi('x')}{mi('i')}{mn('2')}</msubsup>"), "x_i^2"),
+    (math(f"<msubsup>{mo('∫')}{mn('0')}{mn('1')}</msubsup>", mi("f"), mo("("), mi("x"), mo(")"), mi("d"), mi("x")),
+     "∫_0^1 f(x)dx"),
+    (math(f"<munder>{mo('lim')}{mrow(mi('x'), mo('→'), mn('0'))}</munder>", mi("f")), "lim_(x→0) f"),
+    (math(f"<mover>{mi('x')}{mo('^')}</mover>", mo("="), f"<mover>{mi('v')}{mo('→')}</mover>"), "x\u0302=v\u20d7"),
+    (math(f"<mover>{mi('X')}{mi('T')}</mover>"), "X^T"),
+    (math(f"<msup>{mi('f')}{mo('′')}</msup>", mo("("), mi("x"), mo(")")), "f′(x)"),
+    (math(f"<mmultiscripts>{mi('X')}{mi('i')}<none/><mprescripts/>{mn('1')}{mn('2')}</mmultiscripts>"), "_1^2X_i"),
+    # MathJax writes (a+b)^2 with the power on the closing parenthesis.
+    (math(mo("("), mi("a"), mo("+"), mi("b"), f"<msup>{mo(')')}{mn('2')}</msup>", mi("x")), "(a+b)^2 x"),
+    (math(f"<mfrac><mfrac>{mn('1')}{mn('2')}</mfrac>{mn('3')}</mfrac>"), "(1/2)/3"),
+    # Function application is a space (none before a parenthesis); invisible times is nothing.
+    (math(mi("sin"), mo("&ApplyFunction;"), mi("θ"), mo("="), mn("2"), mo("&InvisibleTimes;"), mi("x")), "sin θ=2x"),
+    (math(mi("sin"), mo("&#x2061;"), mo("("), mi("x"), mo(")"), mo("+"), mi("cos"), mi("y")), "sin(x)+cos y"),
+    (math("<mfenced>" + mi("u") + mi("v") + "</mfenced>"), "(u,v)"),
+    (math('<mfenced open="[" close="]" separators=";,">' + mi("a") + mi("b") + mi("c") + "</mfenced>"), "[a;b,c]"),
+    (math(mi("x"), "<mtext> if </mtext>", mi("x"), mo("&gt;"), mn("0"), "<mspace width='1em'/>", "<ms>ok</ms>"),
+     'x if x>0 "ok"'),
+    (math('<maction actiontype="toggle" selection="2">' + mi("a") + mi("b") + "</maction>",
+          "<mphantom>" + mi("c") + "</mphantom>"), "b"),
+    # A matrix in a row reads as the DOCX reader reads one.
+    (math(mi("M"), mo("="), mrow(mo("("), "<mtable><mtr><mtd>" + mi("a") + "</mtd><mtd>" + mi("b") + "</mtd></mtr>"
+                                 "<mtr><mtd>" + mi("c") + "</mtd><mtd>" + mi("d") + "</mtd></mtr></mtable>", mo(")"))),
+     "M=(a, b; c, d)"),
+]
+
+
+@pytest.mark.parametrize("equation, expected", STRUCTURES, ids=[expected for _, expected in STRUCTURES])
+def test_html_mathml_structures_read_as_the_docx_reader_writes_equations(equation, expected):
+    assert markdown_of(f"<p>{equation}</p>") == expected + "\n"
+
+
+def test_html_mathml_white_space_between_elements_is_markup():
+    pretty = "<p>Sum:\n<math>\n  <mrow>\n    <mi> a </mi>\n    <mo>+</mo>\n    <mi>b</mi>\n  </mrow>\n</math>.</p>"
+    assert markdown_of(pretty) == "Sum: a+b.\n"
+
+
+def test_html_mathml_semantics_reads_the_presentation_not_the_tex_annotation():
+    katex_mathml = ('<math><semantics><mrow><mi>x</mi><mo>=</mo><msup><mi>y</mi><mn>2</mn></msup></mrow>'
+                    '<annotation encoding="application/x-tex">x = y^{2}</annotation></semantics></math>')
+    assert markdown_of(f"<p>Let {katex_mathml} hold.</p>") == "Let x=y^2 hold.\n"
+    # With nothing to show, the alttext; else the TeX source.
+    assert markdown_of('<p>a <math alttext="x^2"></math> b <math alttext="z_1"/> c</p>') == "a x^2 b z_1 c\n"
+    only_tex = '<math><semantics><annotation encoding="application/x-tex">\\alpha</annotation></semantics></math>'
+    assert markdown_of(f"<p>a {only_tex} b</p>") == "a \\alpha b\n"
+
+
+def test_html_katex_drawing_after_its_mathml_is_not_read_twice():
+    katex = ('<span class="katex"><span class="katex-mathml"><math><semantics><mrow><mi>x</mi><mo>=</mo><msup>'
+             '<mi>y</mi><mn>2</mn></msup></mrow><annotation encoding="application/x-tex">x = y^2</annotation>'
+             '</semantics></math></span><span class="katex-html" aria-hidden="true"><span class="base">'
+             '<span class="mord mathnormal">x</span><span class="mrel">=</span><span class="mord"><span '
+             'class="mord mathnormal">y</span><span class="msupsub"><span class="mord mtight">2</span></span>'
+             '</span></span></span></span>')
+    assert markdown_of(f"<p>Let {katex} hold.</p>") == "Let x=y^2 hold.\n"
+    # KaTeX's HTML-only output is the only text there is.
+    html_only = '<span class="katex"><span class="katex-html" aria-hidden="true"><span>x</span>=1</span></span>'
+    assert markdown_of(f"<p>Let {html_only} hold.</p>") == "Let x=1 hold.\n"
+
+
+def test_html_display_math_is_a_block_and_inline_math_stays_in_its_line():
+    inline = math(mi("a"), mo("+"), mi("b"))
+    display = math(SUM, display="block")
+    page = f"<p>Take {inline} and</p><p>the sum {display} over all.</p>"
+    text = markdown_of(page)
+    assert text == "Take a+b and\n\nthe sum\n\n∑_(i=1)^n x_i\n\nover all.\n"
+    assert kinds(text) == ["paragraph"] * 4
+    assert markdown_of(f"<ul><li>Item {display} tail</li></ul>") == "- Item\n\n  ∑_(i=1)^n x_i\n\n  tail\n"
+    # A heading or a table cell is one line.
+    assert markdown_of(f"<h2>The sum {display}</h2>") == "## The sum ∑_(i=1)^n x_i\n"
+    cell = f"<table><tr><td>Law</td><td>{math(mi('F'), mo('='), mi('m'), mi('a'), display='block')}</td></tr></table>"
+    assert markdown_of(cell.replace("</table>", "<tr><td>x</td><td>y</td></tr></table>")) == \
+        "| Law | F=ma |\n| --- | --- |\n| x | y |\n"
+
+
+def test_html_display_equation_array_has_a_line_a_row():
+    rows = ("<mtable><mtr><mtd>" + mi("x") + "</mtd><mtd>" + mo("=") + mn("1") + "</mtd></mtr>"
+            "<mlabeledtr><mtd><mtext>(2)</mtext></mtd><mtd>" + mi("y") + "</mtd><mtd>" + mo("=") + mn("2") +
+            "</mtd></mlabeledtr></mtable>")
+    assert markdown_of(f"<p>We have</p>{math(rows, display='block')}<p>so.</p>") == "We have\n\nx=1\ny=2 (2)\n\nso.\n"
+    # Inline, the same table is one line.
+    assert markdown_of(f"<p>We have {math(rows)}.</p>") == "We have x, =1; y, =2.\n"
+
+
+@pytest.mark.parametrize("page, expected", [
+    # An HTML block start tag ends an unclosed <math>, as the HTML standard says; an end tag of
+    # an element open around it closes it.
+    ("<p>a <math><mi>x</mi><p>next", "a x\n\nnext\n"),
+    ("<p>a <math><mi>x</mi><mo>+</mo></p><p>b</p>", "a x+\n\nb\n"),
+    ("<p>a <math><mi>x</mi></p></mi>b", "a x\n\nb\n"),
+    # Inside a token element HTML is text; <br> there is a space.
+    (math("<mtext>a <b>bold</b><br>text</mtext>"), "a bold text\n"),
+    (math("<mi><![CDATA[x<y]]></mi>"), "x<y\n"),
+    ("<math>", ""),
+    ("<math><msup><mi>x</mi></msup></math>", "x\n"),
+])
+def test_html_mathml_tag_soup_is_read(page, expected):
+    assert markdown_of(page) == expected
+
+
+def test_html_self_closed_math_and_svg_do_not_swallow_the_rest():
+    """As foreign elements they end at "/>" in HTML too: a hidden one dropped the rest of the page."""
+    assert markdown_of('<p>a <math hidden alttext="x"/> b <svg viewBox="0 0 1 1"/> c</p>').split() == ["a", "b", "c"]
+
+
+def test_xhtml_mathml_with_a_prefix_and_empty_elements():
+    chapter = ('<html xmlns="http://www.w3.org/1999/xhtml"><body><p>a <m:math xmlns:m="http://www.w3.org/1998/Math/'
+               'MathML"><m:msup><m:mi>x</m:mi><m:mn>2</m:mn></m:msup><m:mspace width="1em"/><m:mi>y</m:mi>'
+               '</m:math> b</p></body></html>')
+    assert html.convert_chapter(chapter, "c.xhtml", ReadOptions(), xml=True)[0].text == "a x^2 y b\n"
+
+
+def test_html_random_mathml_tag_soup_never_raises():
+    tags = ("math mrow mi mo mn msup msub msubsup mfrac msqrt mroot munderover mtable mtr mtd mlabeledtr semantics "
+            "annotation mfenced mtext mmultiscripts mprescripts maction p span td li b").split()
+    pieces = ([f"<{tag}>" for tag in tags] + [f"</{tag}>" for tag in tags]
+              + ['<math display="block">', '<math alttext="q"/>', "<none/>", '<span class="katex-html">', "x", "+",
+                 " ", "&#x2061;", "<![CDATA[<]]>"])
+    rng = random.Random(20260517)
+    for _ in range(2000):  # any exception fails the test
+        page = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 40)))
+        for xml in (False, True):
+            html.convert_chapter(page, "soup.html", ReadOptions(), xml=xml)
+
+
+@pytest.mark.parametrize("shape", [
+    lambda depth: "<math>" + "<mrow>" * depth + mi("x") + "</mrow>" * depth + "</math>",
+    lambda depth: "<math>" + "<msup><mi>x</mi>" * depth + mn("2") + "</msup>" * depth + "</math>",
+    lambda depth: "<math>" + f"<mfrac>{mn('1')}<mrow>{mn('1')}{mo('+')}" * depth + mi("x") + "</mrow></mfrac>" * depth,
+    lambda depth: "<math>" + "<msqrt><mi>x" * depth,
+], ids=["rows", "powers", "continued fraction", "unclosed roots"])
+def test_html_deeply_nested_mathml_is_read_in_linear_time(shape):
+    """Counted in calls, not timed (see test_hostile): 4x the depth costs at most ~4x the work."""
+    # _grows_linearly compares the work with the lengths of its inputs: one character a level.
+    _grows_linearly(lambda levels: markdown_of(shape(len(levels))), "." * 5_000, "." * 20_000)
+    # Past MAX_MATH_NESTING the structure is plain text: the text is no longer than the input's.
+    text = markdown_of(shape(50_000))
+    assert len(text) < 4 * 50_000
+    assert text.count("(") <= 2 * html.MAX_MATH_NESTING

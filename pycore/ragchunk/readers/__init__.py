@@ -12,12 +12,13 @@ Readers are pure functions of the bytes (no I/O), the same on CPython and in Pyo
 Bad input raises :class:`ragchunk.errors.RagchunkError` with ``field="file"``, a stable
 ``code`` and a message that names the file, what is wrong and the fix.
 
-``read_document(data, name, options)`` (from ``formats``, also importable from here) picks the reader (by signature, then
-extension, then content: ``formats.reader_for``) and calls it; the PDF reader is imported
-only when a PDF comes. Shared pieces: ``writer`` (the Markdown every reader writes: blocks,
-list and quote prefixes, escaping, fences, pipe tables, heading offsets for the anchors)
-and ``safety`` (ZIP archives within size, count and ratio limits, inflated in pieces; XML
-through expat with entity declarations refused).
+``read_document(data, name, options)`` (in ``formats``; importable from here too) picks
+the reader (by signature, then extension, then content: ``formats.reader_for``) and calls
+it; the PDF reader is imported only when a PDF comes. Shared pieces: ``writer`` (the
+Markdown every reader writes: blocks, list and quote prefixes, escaping, fences, pipe
+tables, heading offsets for the anchors), ``_math`` (equations as linear text, OMML and
+MathML alike) and ``safety`` (ZIP archives within size, count and ratio limits, inflated in
+pieces; XML through expat with entity declarations refused).
 """
 
 from __future__ import annotations

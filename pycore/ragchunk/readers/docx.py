@@ -70,6 +70,7 @@ from collections.abc import Callable
 from functools import partial
 
 from . import Extracted, ReadOptions
+from ._math import INVISIBLE_OPERATORS, MAX_MATH_NESTING, grouped
 from .safety import Archive, file_error, iter_entry, open_zip, parse_xml, read_entry
 from .writer import HTML_SPACE, MarkdownWriter, collapse, table_cell
 
@@ -102,8 +103,6 @@ _MATH_STRUCTURES = ("oMathPara", "sSup", "sSub", "sSubSup", "sPre", "f", "rad", 
 _MATH_ARGUMENTS = ("oMath", "e", "num", "den", "sup", "sub", "deg", "fName", "lim")
 # Properties (their m:val) that change how a structure reads: n-ary and accent characters, delimiters.
 _MATH_PROPERTIES = ("chr", "begChr", "endChr", "sepChr", "degHide")
-_INVISIBLE_OPERATORS = {0x2061: " ", 0x2062: None, 0x2063: None, 0x2064: None}
-MAX_MATH_NESTING = 32
 
 
 def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
@@ -566,7 +565,7 @@ class _Body:
             parent.parts.append(text)
             parent.args.append((piece.kind, text))
         else:
-            self._piece(text.translate(_INVISIBLE_OPERATORS))
+            self._piece(text.translate(INVISIBLE_OPERATORS))
 
     def _math_property(self, name: str, attrs: dict[str, str]) -> None:
         if self.math:
@@ -795,22 +794,22 @@ def _math_text(piece: _Math) -> str:
         first.setdefault(name, text)
     base = first.get("e", "")
     if kind == "sSup":
-        return base + "^" + _grouped(first.get("sup", ""))
+        return base + "^" + grouped(first.get("sup", ""))
     if kind == "sSub":
-        return base + "_" + _grouped(first.get("sub", ""))
+        return base + "_" + grouped(first.get("sub", ""))
     if kind == "sSubSup":
-        return base + "_" + _grouped(first.get("sub", "")) + "^" + _grouped(first.get("sup", ""))
+        return base + "_" + grouped(first.get("sub", "")) + "^" + grouped(first.get("sup", ""))
     if kind == "sPre":
-        return "_" + _grouped(first.get("sub", "")) + "^" + _grouped(first.get("sup", "")) + base
+        return "_" + grouped(first.get("sub", "")) + "^" + grouped(first.get("sup", "")) + base
     if kind == "f":
-        return _grouped(first.get("num", "")) + "/" + _grouped(first.get("den", ""))
+        return grouped(first.get("num", "")) + "/" + grouped(first.get("den", ""))
     if kind == "rad":
         degree = "" if piece.props.get("degHide", "off") not in ("off", "0", "false") else first.get("deg", "")
-        return degree + "√" + _grouped(base)
+        return degree + "√" + grouped(base)
     if kind == "nary":
         sub, sup = first.get("sub", ""), first.get("sup", "")
-        return (piece.props.get("chr") or "∫") + ("_" + _grouped(sub) if sub else "") + \
-            ("^" + _grouped(sup) if sup else "") + (" " + base if base else "")
+        return (piece.props.get("chr") or "∫") + ("_" + grouped(sub) if sub else "") + \
+            ("^" + grouped(sup) if sup else "") + (" " + base if base else "")
     if kind == "d":
         props = piece.props
         separator = props.get("sepChr", "|")
@@ -820,9 +819,9 @@ def _math_text(piece: _Math) -> str:
         name = first.get("fName", "")
         return name + (base if base.startswith("(") else " " + base)
     if kind == "limLow":
-        return base + "_" + _grouped(first.get("lim", ""))
+        return base + "_" + grouped(first.get("lim", ""))
     if kind == "limUpp":
-        return base + "^" + _grouped(first.get("lim", ""))
+        return base + "^" + grouped(first.get("lim", ""))
     if kind == "acc":
         return base + piece.props.get("chr", "\u0302")
     if kind in ("eqArr", "oMathPara"):
@@ -832,11 +831,6 @@ def _math_text(piece: _Math) -> str:
     if kind == "mr":
         return ", ".join(text for name, text in piece.args if name == "e")
     return "".join(piece.parts)
-
-
-def _grouped(text: str) -> str:
-    """``text`` as a script or an operand: in parentheses unless it is one character or all letters and digits."""
-    return text if len(text) <= 1 or text.isalnum() else f"({text})"
 
 
 def _int(value: str | None) -> int | None:

@@ -8,7 +8,9 @@ numbers, takes headings from the outline (or from font size and weight when ther
 none), rebuilds paragraphs and lists and joins words hyphenated across lines.
 
 Refused with :class:`ragchunk.errors.RagchunkError` (``field="file"``): a PDF without a
-text layer (``pdf_no_text``), one that needs a password (``pdf_encrypted``), one encrypted
+text layer (``pdf_no_text``), one whose only text runs at a slant, on no axis of the page, so
+that none of it can be read as lines (``pdf_slanted_text``: it has a text layer, so OCR is not
+the first fix), one that needs a password (``pdf_encrypted``), one encrypted
 with AES where the ``cryptography`` package is missing, as in Pyodide
 (``pdf_encrypted_aes``), one whose text needs a stream filter ragchunk cannot decode
 (``pdf_filter_unsupported``: JBIG2Decode needs the jbig2dec program, never there in the
@@ -127,6 +129,22 @@ def no_text(name: str) -> RagchunkError:
         "file",
         f"{_label(name)} has no text layer: run OCR first (for example ocrmypdf)",
         "pdf_no_text",
+        {"name": name},
+    )
+
+
+def slanted_text(name: str) -> RagchunkError:
+    """The error for a PDF that has text, all of it slanted (rotated 30°, say: on no axis of the page).
+
+    Such text is not a scan, so "run OCR" alone would be the wrong advice: ``ocrmypdf`` refuses
+    a file that has text unless told to redo it.
+    """
+    return RagchunkError(
+        "file",
+        f"{_label(name)} has text, but all of it runs at a slant (neither across nor up or down the page),"
+        " which ragchunk does not read: export it again with the text upright, or run OCR over it"
+        " (for example ocrmypdf --force-ocr)",
+        "pdf_slanted_text",
         {"name": name},
     )
 
@@ -264,7 +282,7 @@ def read(
     (a label up the margin) or slanted.
 
     Raises:
-        RagchunkError: ``pdf_no_text``, ``pdf_encrypted``, ``pdf_encrypted_aes``,
+        RagchunkError: ``pdf_no_text``, ``pdf_slanted_text``, ``pdf_encrypted``, ``pdf_encrypted_aes``,
             ``pdf_filter_unsupported``, ``pdf_corrupt`` (``field="file"``, see the module) or ``pdf_needs_pypdf``
             (pypdf is not installed), or ``progress`` is not callable.
     """
@@ -340,7 +358,9 @@ def read(
             raise filter_unsupported(name, filtered)
         if unreadable or fonts.failures:
             raise corrupt(name)
-        raise no_text(name)
+        # Each page is read in the direction most of its text runs, so text left out of a file
+        # where no page has a line is text on no axis (slanted or sheared), not a missing layer.
+        raise slanted_text(name) if skipped and not any(pages) else no_text(name)
     if progress is not None and total == 0:
         progress(0, 0)
     label = _label(name)
