@@ -170,6 +170,36 @@ def test_html_a_header_div_that_is_not_texinfo_navigation_stays():
     assert markdown_of(doxygen + "<p>x</p>") == "Foo Class Reference\n\nx\n"
 
 
+NODE_HEADER = ('<header><h1>Node.js v20 documentation</h1><div id="gtoc"><ul>'
+               '<li class="pinned-header">Node.js v20</li>'
+               '<li><a href="#toc-picker">Table of contents</a><div class="picker"><ul>'
+               '<li><a href="#assert">Assert</a></li><li><a href="#strict">Strict mode</a></li></ul></div></li>'
+               '<li><a href="#gtoc-picker">Index</a><div class="picker"><ul>'
+               '<li><a href="buffer.html">Buffer</a></li><li><a href="fs.html">File system</a></li></ul></div></li>'
+               '<li><a href="#alt-docs">Other versions</a><div class="picker"><ol>'
+               '<li><a href="/v25">25.x</a></li><li><a href="/v24">24.x</a></li></ol></div></li>'
+               '</ul></div></header><h2>Assert</h2><p>The assert module.</p>')
+
+
+@pytest.mark.parametrize("page, expected, dropped", [
+    # Node.js's title block: the heading stays; its module index and pickers (nested menus, one element) go.
+    (NODE_HEADER, "# Node.js v20 documentation\n\n## Assert\n\nThe assert module.\n", 1),
+    # A byline or a list of facts in an article's title block is no menu.
+    ("<article><header><h1>Rivers</h1><ul><li>By Ann Lee</li><li>3 May 2024</li></ul></header><p>Text.</p>"
+     "</article>", "# Rivers\n\n- By Ann Lee\n- 3 May 2024\n\nText.\n", 0),
+    # The site's menu before the title: the title stays, the menu goes.
+    ('<header><ul><li><a href="/">Home</a></li><li><a href="/blog">Blog</a></li></ul><h1>Rivers</h1></header>'
+     "<p>Text.</p>", "# Rivers\n\nText.\n", 1),
+])
+def test_html_a_menu_in_a_pages_title_block_is_boilerplate(page, expected, dropped):
+    found = read_document(page.encode(), "x.html")
+    assert found.text == expected
+    assert [note["params"]["count"] for note in found.notes] == ([dropped] if dropped else [])
+    if page == NODE_HEADER:
+        kept = markdown_of(page, keep_boilerplate=True)
+        assert "- Buffer" in kept and "1. 25.x" in kept
+
+
 def test_html_mdbook_help_popup_is_not_text():
     page = ('<div id="mdbook-help-container"><div id="mdbook-help-popup"><h2 class="mdbook-help-title">'
             'Keyboard shortcuts</h2><div><p>Press <kbd>?</kbd> to show this help</p></div></div></div>'

@@ -45,7 +45,8 @@ Where the reader chooses:
   gtk-doc and Texinfo manuals, a "Skip to content" link at the start of a block) is
   dropped unless ``ReadOptions(keep_boilerplate=True)``; boilerplate inside a table cell
   or a heading is dropped with everything in it; a ``header`` that holds a heading is the page's
-  or the article's title block, and is kept; footnotes and endnotes (``epub:type``,
+  or the article's title block, and is kept, but for the menus in it (a list whose items are
+  mostly links: Node.js's module index and version pickers); footnotes and endnotes (``epub:type``,
   ``doc-*`` roles) are content even in an ``aside``;
 - elements that are not rendered (``hidden``, an inline ``display: none`` or
   ``visibility: hidden``, mdBook's keyboard help) are dropped, with script, style,
@@ -351,6 +352,12 @@ class _Builder:
         self.first_heading = ""
         self.dropped = 0
         self.svg = 0
+        # A page's title block (a header kept for its heading) and the lists in it, with what
+        # they hold: (stack index, writer mark, items, links and dropped elements counted before it).
+        self.headers = 0
+        self.header_lists: list[tuple[int, tuple[int, int, int, int, int, int], int, int, int]] = []
+        self.header_items = 0
+        self.header_links = 0
         self.math: list[_MathNode] = []  # the open <math> and the elements in it, to MAX_MATH_NESTING
         self.math_root = -1  # the stack index of the open <math>
         self.math_tokens = 0  # open token elements (and other integration points) in it
@@ -575,6 +582,8 @@ class _Builder:
             return
         if role == "boilerplate" or role == "texinfo-header":
             self.flush()
+            if tag == "header" and role == "boilerplate":
+                self.headers += 1
             self.push(tag, role, out.mark())
             return
         if role == "math":
@@ -611,6 +620,8 @@ class _Builder:
             self.push(tag, "heading", [_HEADINGS[tag], anchor, buffer])
             return
         if tag == "a":
+            if self.header_lists and "href" in attrs:
+                self.header_links += 1
             if anchor:
                 heading = self.top(*_HEADINGS)
                 if heading >= 0 and self.stack[heading].role == "heading":
@@ -659,8 +670,12 @@ class _Builder:
         if tag in _BLOCKS:
             self.flush()
         if tag in _LISTS:
+            if self.headers:
+                self.header_lists.append((len(self.stack), out.mark(), self.header_items, self.header_links,
+                                          self.dropped))
             out.open_list(tag == "ol", _integer(attrs.get("start"), 1))
         elif tag == "li":
+            self.header_items += bool(self.header_lists)
             out.open_item(_integer(attrs.get("value"), None))
         elif tag == "dt":
             self.para_group = self.term_group = out.new_group()
@@ -738,6 +753,8 @@ class _Builder:
         if role == "boilerplate":
             self.flush()
             mark = element.data
+            if element.tag == "header":
+                self.headers -= 1
             kept_heading = element.tag == "header" and out.headings > mark[4]
             if not kept_heading and out.position() > mark[1]:
                 out.truncate(mark)
@@ -828,10 +845,22 @@ class _Builder:
         tag = element.tag
         if tag in _LISTS:
             out.close_list()
+            if self.header_lists and self.header_lists[-1][0] == len(self.stack):
+                self.drop_menu(*self.header_lists.pop()[1:])
         elif tag in ("li", "dd"):
             out.close_item()
         elif tag == "blockquote":
             out.close_quote()
+
+    def drop_menu(self, mark: tuple[int, int, int, int, int, int], items: int, links: int, dropped: int) -> None:
+        """Leave out a list that just ended in a page's title block when it is a menu: most of
+        its items are links (Node.js's module index, version and option pickers), and it holds
+        no heading. A byline or a list of facts, with few links, stays. Menus left out inside it
+        count as one with it."""
+        items, links = self.header_items - items, self.header_links - links
+        if items and 4 * links >= 3 * items and self.out.headings == mark[4] and self.out.position() > mark[1]:
+            self.out.truncate(mark)
+            self.dropped = dropped + 1
 
     def finish_table(self) -> None:
         table = self.tables.pop()
