@@ -252,6 +252,37 @@ def test_an_empty_heading_is_never_a_chunk_nor_a_name_in_a_context_line():
     assert not any(c.heading_path for c in result.chunks)
 
 
+def _api_doc(methods: int = 6) -> str:
+    """A page shaped like Node.js's API docs: each heading, then its ``<!-- YAML -->`` history,
+    then the text; a class's heading and history come right before its first method's."""
+    parts = ["# File system\n\nThe `node:fs` module reads and writes files.\n"]
+    for i in range(methods):
+        if i % 3 == 2:
+            parts.append(f"## Class: `fs.Stream{i}`\n\n<!-- YAML\nadded: v{i}.0.0\nchanges:\n  - version: v2{i}.0.0\n"
+                         "    description: This class is now exposed on the global object.\n-->\n")
+        parts.append(f"### `fs.method{i}(path[, options], callback)`\n\n<!-- YAML\nadded: v{i}.0.0\nchanges:\n"
+                     f"  - version: v1{i}.0.0\n    pr-url: https://github.com/nodejs/node/pull/{4000 + i}\n"
+                     "    description: The callback is no longer optional.\n-->\n\n"
+                     + " ".join(f"Sentence {j} of method {i} says what the call does with the path." for j in range(2 + i % 3))
+                     + "\n")
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("size", [96, 128])
+@pytest.mark.parametrize("overlap", [0, None])
+@pytest.mark.parametrize("by", ["headings", "paragraphs", "sentences"])
+def test_a_heading_with_a_history_comment_under_it_never_ends_a_chunk(by, overlap, size):
+    """Before, a history comment (53 tokens here) that filled the glue limit alone went with
+    the text and left its heading to end the chunk before (Node's API docs at 64 tokens:
+    110 of 24,369 chunks ended on a heading). The comment is never a chunk of its own either."""
+    text = _api_doc()
+    headings = {b.end for b in parse_blocks(text) if b.kind == "heading"}
+    result = ragchunk.split(text, by=by, size=size, overlap=overlap)
+    assert not [c.text[-60:] for c in result.chunks[:-1] if c.end in headings]
+    assert all(re.sub(r"<!--.*?-->", "", text[c.content_start:c.end], flags=re.S).strip() for c in result.chunks)
+    assert_guarantees(text, result, size, size // 8 if overlap is None else overlap, counter_for("cl100k_base"))
+
+
 def _pieces_with_header(result, header: str) -> tuple[list, list]:
     table = [c for c in result.chunks if "option_" in c.text or "opt_" in c.text]
     return table, [c for c in table[1:] if c.embed_text.startswith(header) or f"\n{header}" in c.embed_text]
