@@ -39,6 +39,29 @@ def test_calculator_settings_come_from_and_go_to_the_url(page):
     assert "Secret" not in page.evaluate("location.href") and "text" not in query(page)
 
 
+def test_a_field_the_page_sets_goes_into_the_url_with_the_change_that_set_it(page):
+    """Before, the link was written before the page's own handlers ran: it held the overlap of
+    the size before (the splitter's overlap follows the size) and the price of the model before."""
+    calc = CalculatorPage(page).open()
+    page.select_option("#model", "text-embedding-3-small")
+    calc.wait_core_numbers()
+    assert query(page)["price"] == [page.input_value("#price")] == ["0.02"]
+    page.select_option("#model", "all-MiniLM-L12-v2")
+    calc.wait_core_numbers()
+    assert page.input_value("#price") == "" and "price" not in query(page)
+    assert query(page)["model"] == ["all-MiniLM-L12-v2"] and query(page)["enc"] == ["bert-base-uncased"]
+
+    page.goto("./splitter.html")
+    SplitterPage(page).wait_ready()
+    page.fill("#chunk_size", "256")
+    page.fill("#chunk_size", "1000")
+    assert page.input_value("#overlap") == "125"
+    assert (query(page)["size"], query(page)["overlap"]) == (["1000"], ["125"])
+    page.goto(page.evaluate("location.href"))
+    SplitterPage(page).wait_ready()
+    assert (page.input_value("#chunk_size"), page.input_value("#overlap")) == ("1000", "125")
+
+
 def test_copy_as_python_reproduces_the_calculator(page, tmp_path):
     calc = CalculatorPage(page).open()
     calc.unit("chars")

@@ -6,7 +6,8 @@ import { $ } from "./dom.js";
 /**
  * `fields` maps a query parameter to its control (input, select, or a NodeList of radios).
  * Values in the URL are applied on load; a value equal to the control's default is left
- * out. The language switcher (select#lang, `lang`) is always one of them.
+ * out. The language switcher (select#lang, `lang`) is always one of them. Returns the
+ * function that writes the URL from the fields.
  */
 export function bindUrlState(fields) {
   const languages = $("lang");
@@ -46,10 +47,14 @@ export function bindUrlState(fields) {
     const query = next.toString();
     history.replaceState(null, "", query ? `?${query}` : location.pathname);
   };
-  for (const control of Object.values(fields)) {
-    for (const element of control instanceof NodeList ? control : [control]) {
-      element.addEventListener("input", save);
-      element.addEventListener("change", save);
-    }
-  }
+  // Saved once the event has reached the window: after the page's own handlers, which may set
+  // other fields as they go (the overlap that follows the size, the price a model fills in),
+  // so the link always holds what the page shows.
+  const elements = new Set(Object.values(fields).flatMap((control) => (control instanceof NodeList ? [...control] : [control])));
+  const saveFor = (event) => {
+    if (elements.has(event.target)) save();
+  };
+  window.addEventListener("input", saveFor);
+  window.addEventListener("change", saveFor);
+  return save;
 }
