@@ -107,6 +107,11 @@ def refuse_a_file_before_the_new_size_splits(page, query: str = "") -> tuple[Spl
     return splitter, before
 
 
+def looks(page, selector: str) -> dict[str, str]:
+    return page.eval_on_selector(selector, "b => { const s = getComputedStyle(b);"
+                                           " return {cursor: s.cursor, color: s.color, borderStyle: s.borderTopStyle}; }")
+
+
 def test_a_file_refused_before_a_new_setting_split_is_named_as_the_reason(page):
     text = FILES["a.md"]
     with pytest.raises(RagchunkError) as caught:
@@ -116,12 +121,17 @@ def test_a_file_refused_before_a_new_setting_split_is_named_as_the_reason(page):
     assert page.inner_text("#stale-note") == REFUSED.format(name="photo.png")
     assert splitter.cards() == before
     assert page.is_disabled("#download") and page.is_disabled("#download-langchain")
+    off = looks(page, "#download")
 
     # The document before stays in the core: the next setting splits it, and the chunks are fresh.
     splitter.set("overlap", "32")
     assert not page.is_visible("#stale-note")
     assert splitter.stat("chunks") == f"{len(split(text, by='headings', size=256, overlap=32).chunks):,}"
     assert page.is_enabled("#download") and page.is_enabled("#download-langchain")
+    # Before, a disabled download looked like an enabled one.
+    on = looks(page, "#download")
+    assert off["cursor"] == "not-allowed" and on["cursor"] == "pointer"
+    assert off["color"] != on["color"] and off["borderStyle"] != on["borderStyle"]
 
     # A setting the core refuses afterwards is the settings' fault again.
     splitter.set("overlap", "600")
