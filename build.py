@@ -533,13 +533,12 @@ def build() -> Path:
     for name in manifest["files"]:
         digest.update(name.encode() + b"\0" + (DIST / name).read_bytes())
     manifest["hash"] = digest.hexdigest()[:16]
-    # Everything a first visit needs; the other encodings are cached on first use.
+    # Everything the site uses, every encoding and model table too (about 10 MB of the whole):
+    # "ready to work offline" must hold for any tokenizer a person picks later, offline.
     precache = ["./"] + [
         name for name in manifest["files"]
-        if not name.startswith(("assets/encoders/", "assets/tables/", "python/", OFFLINE_FOLDER))
-        and name != OFFLINE_FILE
+        if not name.startswith(("python/", OFFLINE_FOLDER)) and name != OFFLINE_FILE
     ]
-    precache.append(f"assets/encoders/{spec['defaults']['encoding']}.json")
     worker = (WEB / SERVICE_WORKER).read_text(encoding="utf-8")
     worker = worker.replace("{{build.hash}}", manifest["hash"]).replace("{{build.precache}}", json.dumps(precache))
     (DIST / SERVICE_WORKER).write_text(worker, encoding="utf-8")

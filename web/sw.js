@@ -4,8 +4,6 @@
 const BUILD = "{{build.hash}}";
 const CACHE = `ragchunk-${BUILD}`;
 const PRECACHE = {{build.precache}};
-// Tables of the other encodings are cached the first time a page uses them.
-const ON_FIRST_USE = /\/assets\/encoders\/[a-z0-9_]+\.json$/;
 
 // The page registers this worker once its own assets are loaded, so these requests are
 // answered by the HTTP cache (a 304 at most) instead of downloading everything twice.
@@ -29,13 +27,10 @@ self.addEventListener("message", (event) => {
 
 async function respond(request) {
   const cache = await caches.open(CACHE);
-  const url = new URL(request.url);
   // A page opened with settings in its query (?embed=…, shared links) is the same file.
   const cached = await cache.match(request, { ignoreSearch: request.mode === "navigate" });
   if (cached) return cached;
-  const response = await fetch(request);
-  if (response.ok && ON_FIRST_USE.test(url.pathname)) await cache.put(request, response.clone());
-  return response;
+  return fetch(request);
 }
 
 self.addEventListener("fetch", (event) => {

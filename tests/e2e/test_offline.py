@@ -8,7 +8,7 @@ from pathlib import Path
 
 import build
 from pages import CalculatorPage, SplitterPage
-from ragchunk import get_tokenizer, split, to_jsonl
+from ragchunk import get_model, get_tokenizer, split, to_jsonl
 from ragchunk.records import Document
 
 DOC = (Path(__file__).resolve().parents[2] / "tests" / "data" / "md" / "tiktoken-js-README.md").read_text(encoding="utf-8")
@@ -45,6 +45,20 @@ def test_both_tools_work_offline_after_one_visit(browser, dist, watch):
             page.click("#download")
         saved = info.value.path()
         assert saved is not None and Path(saved).read_text(encoding="utf-8") == to_jsonl(expected, Document("README.md", DOC))
+
+        # Every tokenizer works offline, not only the one the first visit used: before, another
+        # encoding or a model's tables was "Internal error: Failed to fetch" here.
+        for model_id in ("bge-small-en-v1.5", "multilingual-e5-small"):
+            splitter.select("sizer", f"model:{model_id}")
+            model = get_model(model_id)
+            expected = split(DOC, model=model_id)
+            assert splitter.errors() == {}, model_id
+            assert splitter.stat("chunks") == f"{len(expected.chunks):,}", model_id
+            assert splitter.cards()[0]["text"] == expected.chunks[0].text, model.tokenizer
+        calc = CalculatorPage(page).open()
+        calc.paste(text)
+        calc.after_request(lambda: page.select_option("#encoding", "o200k_base"))
+        assert calc.token_count() == get_tokenizer("o200k_base").count(text)
     finally:
         context.close()
     watch.check()
