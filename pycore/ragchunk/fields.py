@@ -52,14 +52,22 @@ def parse_number(field: str, raw: str, decimal_comma: bool = False) -> float:
     Traceback (most recent call last):
     ...
     ragchunk.errors.RagchunkError: price per million tokens (0,02) has a comma that does not group thousands: write decimals with a dot, e.g. 0.02
+    >>> parse_number("chars_per_token", "3,5")
+    Traceback (most recent call last):
+    ...
+    ragchunk.errors.RagchunkError: characters per token (3,5) has a comma that does not group thousands: write decimals with a dot, e.g. 3.5
     """
     label = LABELS[field]
     text = raw.strip()
     if not text:
         raise RagchunkError(field, f"{label} is empty: enter a number", "empty")
     if not decimal_comma and "," in text and not GROUPED.fullmatch(text.translate(GROUPS_ONLY)):
+        # The example is what was typed, with a dot ("3,5": 3.5), when that is a number.
+        dotted = text.translate(SEPARATORS_DECIMAL_COMMA)
+        example = dotted if NUMBER.fullmatch(dotted) and len(dotted) <= SHOWN_MAX else example_of(field)
         raise RagchunkError(field, f"{label} ({shown(raw)}) has a comma that does not group thousands: write"
-                                   " decimals with a dot, e.g. 0.02", "comma_not_grouping", {"value": shown(raw)})
+                                   f" decimals with a dot, e.g. {example}", "comma_not_grouping",
+                            {"value": shown(raw), "example": example})
     compact = text.translate(SEPARATORS_DECIMAL_COMMA if decimal_comma else SEPARATORS)
     if not NUMBER.fullmatch(compact):
         example = example_of(field)

@@ -164,7 +164,8 @@ def to_jsonl(result: Split | Iterable[dict[str, Any]], document: Document | None
     return "".join(jsonl_line(record) for record in rows)
 
 
-PAGE_COLUMNS: tuple[str, ...] = ("id", "start", "end", "content_start", "tokens", "overlap_tokens", "path")
+PAGE_COLUMNS: tuple[str, ...] = ("id", "start", "end", "content_start", "tokens", "overlap_tokens", "embedded_tokens",
+                                 "path")
 
 
 def page_columns(result: Split, text: str, first: int = 0, stop: int | None = None) -> dict[str, Any]:

@@ -42,6 +42,11 @@ def test_dropped_markdown_splits_like_the_core(page):
         assert f"{chunk.tokens:,} tokens" in card["meta"]
         if chunk.heading_path:
             assert " › ".join(chunk.heading_path) in card["meta"]
+        # What the statistics count: before, a card said only its text's tokens.
+        assert ("embedded with its context" in card["meta"]) == (chunk.embedded_tokens != chunk.tokens)
+        if chunk.embedded_tokens != chunk.tokens:
+            assert f"embedded with its context: {chunk.embedded_tokens:,} tokens" in card["meta"]
+    assert any(chunk.embedded_tokens != chunk.tokens for chunk in expected.chunks[: len(cards)])
     bins = page.locator("#histogram li")
     assert bins.count() == len(expected.stats.histogram)
     # Bars are as long as their counts: the fullest bin spans the track, an empty one is not drawn.

@@ -223,10 +223,13 @@ def test_a_large_paste_is_counted_without_filling_the_box(page):
     calc = CalculatorPage(page).open()
     text = MULTILINGUAL * 50
     assert len(text) > 200_000
+    calc.record_status()
     calc.after_request(lambda: paste_large(page, text))
     assert calc.token_count() == get_tokenizer().count(text)
     assert page.input_value("#text") == ""
     assert "kept out of the box" in calc.text_status()
+    # Before, a paste was "Reading the file…" while it loaded.
+    assert "Reading the text…" in calc.statuses() and not any("file" in said for said in calc.statuses())
     assert [w["text"] for w in calc.windows()] == [w.text for w in expected_windows(text, 512, 64)[:5]]
 
 

@@ -518,7 +518,7 @@ def test_calculate_reads_the_decimal_comma_only_when_asked():
     # Without the flag "," only groups thousands: "3,5" is refused, not read as 35.
     reply = ask(Workspace(), "calculate", {**form, "doc": "10000", "price": ""})
     assert [(e["field"], e["code"], e["params"]) for e in reply["errors"]] == [
-        ("chars_per_token", "comma_not_grouping", {"value": "3,5"})]
+        ("chars_per_token", "comma_not_grouping", {"value": "3,5", "example": "3.5"})]
 
 
 def test_errors_carry_code_and_params_for_the_page():

@@ -117,11 +117,12 @@ def test_ctrl_c_outside_the_split_loop_is_one_line(monkeypatch, capsys, argv):
     assert capsys.readouterr().err == "ragchunk: interrupted\n"
 
 
-@pytest.mark.parametrize("typed", ["0,02", "3,5", "1,,0", ",5"])
-def test_a_decimal_comma_is_refused_not_read_as_thousands(capsys, typed):
+@pytest.mark.parametrize(("typed", "example"), [("0,02", "0.02"), ("3,5", "3.5"), ("1,,0", "0.02"), (",5", ".5")])
+def test_a_decimal_comma_is_refused_not_read_as_thousands(capsys, typed, example):
+    # The example is what was typed, with a dot, when that is a number; else the field's own.
     assert cli.main(["calc", "--tokens", "1000", "--size", "100", "--overlap", "0", "--price", typed]) == 2
     assert capsys.readouterr().err == (f"ragchunk: error: --price: price per million tokens ({typed}) has a comma that"
-                                       " does not group thousands: write decimals with a dot, e.g. 0.02\n")
+                                       f" does not group thousands: write decimals with a dot, e.g. {example}\n")
 
 
 def test_utf32_and_bomless_utf16_of_other_alphabets_are_read(tmp_path):

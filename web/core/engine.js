@@ -257,7 +257,8 @@ export async function answerRequest(engine, { type, payload = {}, document = nul
   if (reader) await engine.ensureReader(reader, progress);
   if (control.cancelled()) return { ok: false, cancelled: true };
   if (type === "load") {
-    progress("reading", 0, 1);
+    // A pasted text is no file, though it is read (and its size checked) the same way.
+    progress(typeof document === "string" ? "reading_text" : "reading", 0, 1);
     await control.pause();
   }
   const steps = engine.start(type, payload, document);

@@ -32,13 +32,17 @@ function shown(raw) {
 
 /**
  * A typed number as fields.parse_number reads it; `decimalComma` reads "12,5" as 12.5 and
- * `example` is the value a "not a number" error offers (the spec's `examples[field]`).
+ * `example` is the value a "not a number" error offers (the spec's `examples[field]`), and a
+ * misplaced comma's when the value typed with a dot is no number either.
  */
 export function parseNumber(field, raw, decimalComma = false, example = "") {
   const text = raw.trim();
   if (!text) throw new FieldError(field, "empty");
   if (!decimalComma && text.includes(",") && !GROUPED.test(text.replace(GROUPS_ONLY, ""))) {
-    throw new FieldError(field, "comma_not_grouping", { value: shown(raw) });
+    // The example is what was typed, with a dot ("3,5": 3.5), when that is a number.
+    const dotted = compactNumber(text, true);
+    const offered = NUMBER.test(dotted) && dotted.length <= SHOWN_MAX ? dotted : example;
+    throw new FieldError(field, "comma_not_grouping", { value: shown(raw), example: offered });
   }
   const compact = compactNumber(text, decimalComma);
   if (!NUMBER.test(compact)) {

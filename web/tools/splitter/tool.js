@@ -229,7 +229,8 @@ function chunkAt(i) {
   const head = from + page.overlap[k];
   return {
     index: i, id: page.id[k], start: page.start[k], end: page.end[k], content_start: page.content_start[k],
-    tokens: page.tokens[k], overlap_tokens: page.overlap_tokens[k], heading_path: page.paths[page.path[k]],
+    tokens: page.tokens[k], overlap_tokens: page.overlap_tokens[k], embedded_tokens: page.embedded_tokens[k],
+    heading_path: page.paths[page.path[k]],
     source: corpusMode ? part.source : "",
     overlap_text: page.texts.slice(from, head), new_text: page.texts.slice(head, page.offsets[k + 1]),
   };
@@ -291,7 +292,11 @@ function chunkCard(chunk) {
   meta.id = `chunk-meta-${chunk.index}`;
   const where = (chunk.source ? ` · ${chunk.source}` : "") + (chunk.heading_path.length ? ` · ${chunk.heading_path.join(" › ")}` : "");
   const numbers = { n: chunk.id + 1, tokens: quantity("tokens", chunk.tokens), overlap: chunk.overlap_tokens };
-  show(meta, "{text}{where}", { text: msg(chunk.overlap_tokens ? "split.meta_overlap" : "split.meta", numbers), where });
+  // What is embedded with the context line (the statistics count that) when it is more than the text.
+  const embedded = chunk.embedded_tokens !== chunk.tokens
+    ? msg("split.meta_embedded", { tokens: quantity("tokens", chunk.embedded_tokens) }) : "";
+  show(meta, "{text}{embedded}{where}", { text: msg(chunk.overlap_tokens ? "split.meta_overlap" : "split.meta", numbers),
+    embedded, where });
   const body = document.createElement("pre");
   body.className = "window-text";
   const head = chunk.content_start - chunk.start;
