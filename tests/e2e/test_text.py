@@ -69,6 +69,9 @@ def test_pasted_text_is_counted_exactly_like_cpython(page, watch):
         assert seen["tokens"] == window.tokens
         assert "\ufffd" not in seen["text"]
     assert shown[0]["head"] == "" and all(w["head"] for w in shown[1:])
+    # A length typed over the count is no longer the text's exact count (before, the hint still said so).
+    calc.set("doc", "5000")
+    assert page.inner_text("#doc-hint") == "Tokens of your document (pasting text below fills in the exact count)."
     # No request carries the text, or any piece of it.
     for request in watch.requests:
         assert "Привет" not in request.url and "Chunking" not in request.url

@@ -476,6 +476,8 @@ requests.bindInput((document, name) => analyze(document, { name }), runFiles);
 
 form.addEventListener("input", (event) => {
   if (event.target.id === "model") return; // its change event does it (chooseModel)
+  // A length typed over the counted one is no longer the text's exact count.
+  if (event.target.id === "doc") show($("doc-hint"), "calc.doc_hint");
   recalculate();
   if (["chunk_size", "overlap"].includes(event.target.id)) onChunking();
 });
