@@ -791,13 +791,24 @@ def ensure_java() -> None:
         apt_install("default-jre-headless", "java is missing (the Spark tests need it)")
 
 
-def test(pytest_args: list[str]) -> int:
+# The development lane: the unit tests and the doctests of the core, no browser, no engines.
+FAST_PATHS = ["tests/unit", "pycore"]
+
+
+def test(pytest_args: list[str], fast: bool = False) -> int:
+    """Set up what is missing, build, and run pytest; ``fast`` runs only :data:`FAST_PATHS`
+    (no Chromium, no Java, no dist/). Either run prints its ten slowest tests at the end."""
     ensure_npm()
-    ensure_chromium()
-    ensure_java()
     python = ensure_python_deps()
-    build()
-    command = [str(python), "-m", "pytest", *(pytest_args or ["-q"])]
+    if fast:
+        prepare_tables()
+    else:
+        ensure_chromium()
+        ensure_java()
+        build()
+    command = [str(python), "-m", "pytest", *(pytest_args or ["-q"]), "--durations=10"]
+    if fast and not any((ROOT / arg.split("::")[0]).exists() for arg in pytest_args if not arg.startswith("-")):
+        command += FAST_PATHS
     log("$ " + " ".join(command))
     # dist/ was just built: the browser tests use it as it is.
     return subprocess.run(command, cwd=ROOT, env={**os.environ, "RAGCHUNK_SKIP_BUILD": "1"}).returncode
@@ -811,6 +822,8 @@ def main() -> int:
     serve_parser.add_argument("--host", default="127.0.0.1")
     serve_parser.add_argument("--port", type=int, default=8000, help="port (0: any free port; default 8000)")
     test_parser = commands.add_parser("test", help="set up, build and run every test")
+    test_parser.add_argument("--fast", action="store_true",
+                             help="only the unit tests and doctests (a few minutes; no browser, no engines)")
     test_parser.add_argument("pytest_args", nargs=argparse.REMAINDER, help="arguments passed to pytest")
     args, extra = parser.parse_known_args()
     if extra and args.command != "test":
@@ -821,7 +834,7 @@ def main() -> int:
     if args.command == "serve":
         serve(args.host, args.port)
         return 0
-    return test([*extra, *args.pytest_args])
+    return test([*extra, *args.pytest_args], fast=args.fast)
 
 
 if __name__ == "__main__":

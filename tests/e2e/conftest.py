@@ -2,6 +2,14 @@
 
 Every page gets a route guard (any request to another origin fails the test) and a
 collector of console errors and uncaught page errors (any of them fails the test).
+
+The ``page`` of a test is a new tab, so the page's fields, documents, URL and scripts start
+as a person's first visit. Its core, though, is one booted worker shared by the tests of the
+session (keeper.js): the documents a test loaded are dropped before the next one starts, and
+a worker left busy is replaced. A test that needs a new worker too, or its own browser
+context, is marked ``fresh_core`` or asks for the ``context`` fixture: its ``page`` is then a
+tab of a new context, booting its own core. Start-up, privacy, offline and service worker,
+embedding and what the first use of a tokenizer fetches are tested that way.
 """
 
 from __future__ import annotations
@@ -33,7 +41,15 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-dev-shm-usage",
 ]
-BOOT_TIMEOUT_MS = 60_000
+# Waits are for what the page shows; this only ends a test that hangs (a busy machine is slow,
+# never this slow).
+BOOT_TIMEOUT_MS = 300_000
+KEEPER_SCRIPT = Path(__file__).with_name("keeper.js")
+KEEPER_CHANNEL = "ragchunk-test-keeper"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "fresh_core: the test's page boots its own core in a new browser context")
 
 
 def pytest_collection_modifyitems(items):
@@ -66,6 +82,15 @@ def browser():
     # Playwright gives every launch a fresh, empty profile of its own.
     with sync_playwright() as playwright:
         instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        make_context = instance.new_context
+
+        # Every context a test opens waits for what its pages show at most BOOT_TIMEOUT_MS.
+        def new_context(**options):
+            ctx = make_context(**options)
+            ctx.set_default_timeout(BOOT_TIMEOUT_MS)
+            return ctx
+
+        instance.new_context = new_context
         yield instance
         instance.close()
 
@@ -134,8 +159,59 @@ def context(browser, base_url: str, watch: Watch):
     ctx.close()
 
 
+@dataclass
+class Shared:
+    """The session's shared context and its keeper tab (keeper.js); ``watch`` is the running test's."""
+
+    context: object
+    keeper: object
+    watch: Watch
+
+    def keeper_state(self) -> dict:
+        return self.keeper.evaluate("({boots: keeperState.boots, resets: keeperState.resets, docs: keeperState.docs.size})")
+
+
+@pytest.fixture(scope="session")
+def shared(browser, base_url: str) -> Iterator[Shared]:
+    holder = Shared(None, None, Watch(origin_of(base_url)))
+    # The guard and the request list write to the running test's watch (holder.watch).
+    ctx = browser.new_context(base_url=base_url, service_workers="block")
+
+    def guard(route):
+        url = route.request.url
+        if url.startswith(("data:", "blob:")) or origin_of(url) == holder.watch.origin:
+            route.continue_()
+        else:
+            holder.watch.foreign.append(url)
+            route.abort()
+
+    ctx.route("**/*", guard)
+    ctx.on("request", lambda request: holder.watch.requests.append(request))
+    source = KEEPER_SCRIPT.read_text(encoding="utf-8")
+    ctx.add_init_script(script=f"{source}\nrelay({KEEPER_CHANNEL!r});")
+    keeper = ctx.new_page()
+    keeper.set_default_timeout(BOOT_TIMEOUT_MS)
+    # The worker's errors and console reach the keeper tab: they fail the running test.
+    keeper.on("console", lambda m: holder.watch.console_errors.append(m.text) if m.type == "error" else None)
+    keeper.on("pageerror", lambda e: holder.watch.page_errors.append(str(e)))
+    keeper.goto("favicon.svg")
+    keeper.evaluate(f"() => {{ {source}\n keeper({KEEPER_CHANNEL!r}); }}")
+    holder.context, holder.keeper = ctx, keeper
+    yield holder
+    ctx.close()
+
+
 @pytest.fixture
-def page(context, watch: Watch):
-    tab = watched_page(context, watch)
+def page(request, base_url: str, watch: Watch):
+    """A new tab; its core is the session's (see the module's docstring) unless the test is
+    marked ``fresh_core`` or asks for ``context``, whose tab it then is."""
+    if "context" in request.fixturenames or request.node.get_closest_marker("fresh_core"):
+        ctx = request.getfixturevalue("context")
+    else:
+        shared = request.getfixturevalue("shared")
+        shared.watch = watch
+        ctx = shared.context
+    tab = watched_page(ctx, watch)
     yield tab
+    tab.close()
     watch.check()

@@ -40,7 +40,7 @@ def test_both_tools_embedded_on_another_origin(browser, base_url, tmp_path, watc
         frames.first.wait_for()
         assert frames.count() == 2
         calc = page.frame_locator("iframe").nth(0)
-        calc.locator('#core-status[data-state="ready"]').wait_for(timeout=60_000)
+        calc.locator('#core-status[data-state="ready"]').wait_for()
         assert not calc.locator("header.site").is_visible()
         assert calc.locator("#r-chunks").inner_text() == f"{plan(10_000, 1000, 100).chunks:,}"
         before = page.evaluate("() => document.querySelectorAll('iframe')[0].getBoundingClientRect().height")
@@ -53,7 +53,7 @@ def test_both_tools_embedded_on_another_origin(browser, base_url, tmp_path, watc
         )
 
         splitter = page.frame_locator("iframe").nth(1)
-        splitter.locator('#core-status[data-state="ready"]').wait_for(timeout=60_000)
+        splitter.locator('#core-status[data-state="ready"]').wait_for()
         splitter.locator("#file").set_input_files(
             files=[{"name": "ws.md", "mimeType": "text/markdown", "buffer": DOC.encode("utf-8")}]
         )
@@ -138,7 +138,7 @@ HOSTILE_MESSAGES = """() => {
 def test_the_frame_takes_no_orders_from_its_host(host):
     page = host.open(ONE_CALCULATOR)
     frame = page.locator('iframe[src*="embed="]').element_handle().content_frame()
-    frame.wait_for_selector('#core-status[data-state="ready"]', timeout=60_000)
+    frame.wait_for_selector('#core-status[data-state="ready"]')
     frame.wait_for_selector('#results[data-source="core"]')
 
     def shown() -> dict:
@@ -178,7 +178,7 @@ def test_embed_js_hears_only_its_own_frames(host, base_url):
     page = host.open(ONE_CALCULATOR)
     embedded = page.locator('iframe[src*="embed="]')
     frame = embedded.element_handle().content_frame()
-    frame.wait_for_selector('#core-status[data-state="ready"]', timeout=60_000)
+    frame.wait_for_selector('#core-status[data-state="ready"]')
     page.wait_for_function("() => document.querySelector('iframe[src*=\"embed=\"]').style.height.endsWith('px')")
     page.evaluate(RECORD_HEIGHTS)
 

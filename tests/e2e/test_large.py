@@ -59,11 +59,11 @@ def test_a_10_mb_split_can_be_cancelled(page):
     splitter = SplitterPage(page).open()
     page.evaluate(WATCH_STATUS)
     page.set_input_files("#file", files=[{"name": "big.md", "mimeType": "text/markdown", "buffer": TEN_MB.encode()}])
-    page.wait_for_function("() => statuses.some(s => / %/.test(s))", timeout=60_000)
+    page.wait_for_function("() => statuses.some(s => / %/.test(s))")
     page.keyboard.press("Escape")
     page.wait_for_selector("#text-status:has-text('Cancelled')")
     assert not page.is_visible("#split-results")
-    page.wait_for_selector('#core-status[data-state="ready"]', timeout=60_000)
+    page.wait_for_selector('#core-status[data-state="ready"]')
     splitter.choose_file("small.md", DOC.encode("utf-8"))
     assert splitter.stat("chunks") == f"{len(split(DOC, by='headings', size=512, overlap=64).chunks):,}"
 

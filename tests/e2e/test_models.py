@@ -324,8 +324,7 @@ def test_the_tables_progress_counts_bytes_not_files(page, context, dist, held_ta
             page.select_option("#model", "multilingual-e5-small")
         expected = f"Loading the xlm-roberta tokenizer… {share} %"
         try:
-            page.wait_for_function("text => document.querySelector('#text-status').textContent === text", arg=expected,
-                                   timeout=15_000)
+            page.wait_for_function("text => document.querySelector('#text-status').textContent === text", arg=expected)
         except PlaywrightTimeout:
             pytest.fail(f"with the rest held the status line says {calc.text_status()!r}, not {expected!r}")
         assert [table_of(route.request.url) for route in held_tables.held] == [tables[1]["file"]]

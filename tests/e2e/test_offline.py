@@ -80,7 +80,7 @@ def test_a_new_build_is_offered_and_taken(browser, dist, tmp_path, watch):
         worker = site / "sw.js"
         worker.write_text(worker.read_text(encoding="utf-8").replace(old, "0123456789abcdef"), encoding="utf-8")
         page.reload()
-        page.wait_for_selector('#offline-status[data-state="update"]', timeout=60_000)
+        page.wait_for_selector('#offline-status[data-state="update"]')
         with page.expect_navigation():
             page.click("#offline-status button")
         CalculatorPage(page).wait_ready()

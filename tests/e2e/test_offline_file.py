@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import build
-from conftest import Watch
+from conftest import BOOT_TIMEOUT_MS, Watch
 from pages import CalculatorPage, SplitterPage
 from ragchunk import get_model, get_tokenizer, split, windows
 from shown import integer
@@ -60,7 +60,7 @@ def offline_page(browser, dist: Path, watch: Watch):
     tab.on("request", lambda request: watch.requests.append(request))
     tab.on("console", lambda m: watch.console_errors.append(m.text) if m.type == "error" else None)
     tab.on("pageerror", lambda e: watch.page_errors.append(str(e)))
-    tab.set_default_timeout(60_000)
+    tab.set_default_timeout(BOOT_TIMEOUT_MS)
     tab.goto(document)
     yield tab
     context.close()

@@ -89,7 +89,7 @@ def test_splitter_settings_in_the_url_and_its_python_snippet(page, tmp_path):
     doc = ROOT / "tests" / "data" / "md" / "ws-README.md"
     page.goto("./splitter.html?by=sentences&size=64&overlap=8")
     splitter = SplitterPage(page)
-    page.wait_for_selector('#core-status[data-state="ready"]', timeout=60_000)
+    page.wait_for_selector('#core-status[data-state="ready"]')
     assert page.input_value("#by") == "sentences"
     splitter.choose_file(doc.name, doc.read_bytes())
     page.click("summary:has-text('Python')")
@@ -114,7 +114,7 @@ def test_a_number_typed_with_a_decimal_comma_makes_a_link_every_language_reads(p
     page.goto("./splitter.html?lang=ru&sizer=estimate")
     wait_language(page, "ru")
     splitter = SplitterPage(page)
-    page.wait_for_selector('#core-status[data-state="ready"]', timeout=60_000)
+    page.wait_for_selector('#core-status[data-state="ready"]')
     page.fill("#chars_per_token", "3,5")
     page.fill("#chunk_size", "1 000")
     page.fill("#overlap", "100")
@@ -122,7 +122,7 @@ def test_a_number_typed_with_a_decimal_comma_makes_a_link_every_language_reads(p
     link = page.evaluate("location.href").replace("lang=ru", "lang=en")
     page.goto(link)
     wait_language(page, "en")
-    page.wait_for_selector('#core-status[data-state="ready"]', timeout=60_000)
+    page.wait_for_selector('#core-status[data-state="ready"]')
     assert (page.input_value("#chars_per_token"), page.input_value("#chunk_size")) == ("3.5", "1000")
     splitter.choose_file(doc.name, doc.read_bytes())
     expected = split(doc.read_text(encoding="utf-8"), size=1000, overlap=100, tokenizer=CharEstimate(3.5))
