@@ -16,47 +16,64 @@
 // Two functions, called by conftest.py with the channel's name: `relay` in every tab of the
 // shared context (an init script, before the page's own scripts), `keeper` once, in the keeper tab.
 
-/** Installed in every tab: `new Worker(url)` of the core's worker becomes a relay to the keeper. */
+/** Installed in every tab: `new Worker(url)` of the core's worker becomes a relay to the keeper.
+ * `Worker` stays a constructor that tests may subclass (`class extends Worker`, to hold or count
+ * messages): a relay is built with the subclass's prototype, whose `super.postMessage` lands here. */
 function relay(channelName) {
   const Original = globalThis.Worker;
   if (!Original || !globalThis.BroadcastChannel) return;
   globalThis.ragchunkOriginalWorker = Original;
+  const relays = new WeakMap(); // relay -> {id, channel}
 
-  // A Worker to the page: onmessage / onerror and their events, postMessage, terminate.
-  class RelayWorker extends EventTarget {
-    constructor(url) {
-      super();
-      this.onmessage = null;
-      this.onerror = null;
-      this.id = crypto.randomUUID();
-      this.channel = new BroadcastChannel(channelName);
-      this.channel.onmessage = ({ data }) => {
-        if (data.to !== this.id) return;
-        const event = "error" in data
-          ? new ErrorEvent("error", { message: data.error, cancelable: true })
-          : new MessageEvent("message", { data: data.message });
-        (event.type === "error" ? this.onerror : this.onmessage)?.call(this, event);
-        this.dispatchEvent(event);
-      };
-      this.channel.postMessage({ from: this.id, attach: String(url) });
+  function Worker(url, options) {
+    if (!new.target) throw new TypeError("Failed to construct 'Worker': Please use the 'new' operator");
+    if (!new URL(url, location.href).pathname.endsWith("/core/worker.js")) {
+      return Reflect.construct(Original, [url, options], new.target);
     }
-
-    // Structured clone copies what a worker would have been given by transfer.
-    postMessage(message) {
-      this.channel?.postMessage({ from: this.id, message });
-    }
-
-    terminate() {
-      this.channel?.postMessage({ from: this.id, terminate: true });
-      this.channel?.close();
-      this.channel = null;
-    }
+    // A Worker to the page: onmessage / onerror and their events, postMessage, terminate.
+    const self = Reflect.construct(EventTarget, [], new.target);
+    // Own fields: the Worker prototype's accessors only work on real workers.
+    Object.defineProperty(self, "onmessage", { value: null, writable: true });
+    Object.defineProperty(self, "onerror", { value: null, writable: true });
+    const link = { id: crypto.randomUUID(), channel: new BroadcastChannel(channelName) };
+    relays.set(self, link);
+    link.channel.onmessage = ({ data }) => {
+      if (data.to !== link.id) return;
+      const event = "error" in data
+        ? new ErrorEvent("error", { message: data.error, cancelable: true })
+        : new MessageEvent("message", { data: data.message });
+      (event.type === "error" ? self.onerror : self.onmessage)?.call(self, event);
+      self.dispatchEvent(event);
+    };
+    link.channel.postMessage({ from: link.id, attach: String(url) });
+    return self;
   }
 
-  globalThis.Worker = function Worker(url, options) {
-    if (new URL(url, location.href).pathname.endsWith("/core/worker.js")) return new RelayWorker(url);
-    return new Original(url, options);
-  };
+  Worker.prototype = Object.create(Original.prototype, {
+    constructor: { value: Worker, writable: true, configurable: true },
+    // Structured clone copies what a worker would have been given by transfer.
+    postMessage: {
+      value(message, transfer) {
+        const link = relays.get(this);
+        if (!link) return Original.prototype.postMessage.call(this, message, transfer);
+        link.channel?.postMessage({ from: link.id, message });
+      },
+      writable: true,
+      configurable: true,
+    },
+    terminate: {
+      value() {
+        const link = relays.get(this);
+        if (!link) return Original.prototype.terminate.call(this);
+        link.channel?.postMessage({ from: link.id, terminate: true });
+        link.channel?.close();
+        link.channel = null;
+      },
+      writable: true,
+      configurable: true,
+    },
+  });
+  globalThis.Worker = Worker;
 }
 
 /** Run once in the keeper tab: owns the worker, serves one tab at a time. */

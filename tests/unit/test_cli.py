@@ -622,7 +622,7 @@ def test_preview_help_says_the_size_default_with_a_model(capsys):
 def python_m_ragchunk(*argv: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "pycore")}
     return subprocess.run([sys.executable, "-m", "ragchunk", *argv], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=60)
+                          timeout=600)
 
 
 def test_subprocess_calc():

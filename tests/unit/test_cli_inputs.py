@@ -24,7 +24,7 @@ TEXT = "# Notes\n\nThe plan for the week. Write the report.\n\n## Monday\n\nMeet
 
 def ragchunk(*argv: str, cwd: Path, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "ragchunk", *argv], cwd=cwd, env=ENV, stdout=stdout,
-                          stderr=subprocess.PIPE, timeout=120, check=False)
+                          stderr=subprocess.PIPE, timeout=600, check=False)
 
 
 def lines(process: subprocess.CompletedProcess) -> list[dict]:

@@ -173,7 +173,7 @@ def test_ctrl_c_in_a_real_process_leaves_whole_lines(tree, tmp_path):
         assert process.poll() is None, process.stderr.read()
         time.sleep(0.05)
     process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=120)
+    _, err = process.communicate(timeout=600)
     assert process.returncode == 130, err
     assert b"whole records only" in err and b"Traceback" not in err
     lines = target.read_text(encoding="utf-8").splitlines(keepends=True)

@@ -543,7 +543,7 @@ except RagchunkError as error:
 
 def run_aes(mode: str) -> str:
     done = subprocess.run([sys.executable, "-c", AES_SCRIPT, mode, str(DATA / "aes.pdf")], capture_output=True,
-                          text=True, env={"PYTHONPATH": str(ROOT / "pycore"), "PATH": "/usr/bin:/bin"}, timeout=120)
+                          text=True, env={"PYTHONPATH": str(ROOT / "pycore"), "PATH": "/usr/bin:/bin"}, timeout=600)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -613,7 +613,7 @@ def test_ragchunk_imports_without_pypdf_and_says_how_to_get_it():
         "try:\n    pdf.read(b'%PDF-1.7', 'a.pdf', pdf.ReadOptions())\n"
         "except RagchunkError as error:\n    print(error.code, error)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120,
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=600,
                           env={"PYTHONPATH": str(ROOT / "pycore"), "PATH": "/usr/bin:/bin"})
     assert done.stdout.strip() == (
         "pdf_needs_pypdf reading a.pdf needs the pypdf package: install it (pip install 'ragchunk[pdf]')"
