@@ -114,11 +114,11 @@ function keeper(channelName) {
     state.docs.clear();
   }
 
-  // The tests of the harness ask the worker directly: probe({type, payload}) -> its reply.
+  // The tests of the harness ask the worker directly: probe({type, payload, id?}) -> its reply.
   const probes = new Map();
   globalThis.keeperProbe = (request) =>
     new Promise((resolve) => {
-      const id = `probe-${probes.size + 1}-${Date.now()}`;
+      const id = request.id ?? `probe-${probes.size + 1}-${Date.now()}`;
       probes.set(id, resolve);
       state.worker.postMessage({ id, ...request });
     });

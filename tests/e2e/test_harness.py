@@ -27,3 +27,14 @@ def test_a_new_tab_gets_the_booted_core_without_the_last_tabs_documents(shared, 
     assert shared.keeper_state()["boots"] == boots, "the second tab was served by the same worker"
     second.close()
     watch.check()
+
+
+def test_a_cancel_that_crossed_its_reply_stops_nothing_later(shared):
+    # A page cancels while its request ends: the cancel reaches the worker after the reply.
+    # The worker used to remember it, and cancel the next request given the same id (in the
+    # tests, the next tab's request 2 was cancelled at once, and the test waited for ever).
+    ask = "request => keeperProbe(request)"
+    assert shared.keeper.evaluate(ask, {"id": "crossed", "type": "spec"})["ok"] is True
+    shared.keeper.evaluate("() => keeperState.worker.postMessage({type: 'cancel', id: 'crossed'})")
+    again = shared.keeper.evaluate(ask, {"id": "crossed", "type": "spec"})
+    assert again["ok"] is True and "cancelled" not in again, again

@@ -16,6 +16,9 @@ import { answerRequest, BOOT_STAGES, bootEngine, pause } from "./engine.js";
 let engine = null;
 let queue = Promise.resolve();
 let booting = true;
+// Requests received and not yet answered; a cancel is kept only for one of them (a cancel
+// that crossed its request's reply would otherwise stay, and stop a later request).
+const open = new Set();
 const cancelled = new Set();
 
 const progress = (id) => (stage, done, total, params = {}) =>
@@ -26,7 +29,6 @@ async function answer(message) {
   if (cancelled.delete(message.id)) return { id: message.id, ok: false, cancelled: true };
   const control = { pause, cancelled: () => cancelled.has(message.id) };
   const reply = await answerRequest(engine, message, progress(message.id), control);
-  cancelled.delete(message.id);
   return { id: message.id, ...reply };
 }
 
@@ -54,13 +56,18 @@ booted.catch(() => {});
 onmessage = (event) => {
   const message = event.data;
   if (message.type === "cancel") {
-    cancelled.add(message.id); // heard at the request's next step (or before it starts)
+    if (open.has(message.id)) cancelled.add(message.id); // heard at the request's next step (or before it starts)
     return;
   }
+  open.add(message.id);
   // One request at a time: Python is single-threaded and replies must keep their order.
   queue = queue
     .then(() => booted)
     .then(() => answer(message))
     .catch((error) => ({ id: message.id, ok: false, internal: String(error?.message ?? error) }))
-    .then((reply) => postMessage(reply));
+    .then((reply) => {
+      open.delete(message.id);
+      cancelled.delete(message.id);
+      postMessage(reply);
+    });
 };
