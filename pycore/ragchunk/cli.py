@@ -24,7 +24,7 @@ from .context import DEFAULT_CONTEXT
 from .corpus import CorpusSummary, read_source, split_corpus
 from .errors import NotTextError, RagchunkError
 from .fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_price
-from .files import STDIN, Found, cannot_read, find_files, read_file, same_file, shown_name
+from .files import STDIN, Found, cannot_read, find_files, printable, read_file, same_file, shown_name
 from .options import SplitOptions, read_split_form
 from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE
 from .stats import compute_stats, format_stats
@@ -72,6 +72,12 @@ PREFIX_HELP = "leave room for the model's document prefix (e5 'passage: ', nomic
 # What --help says; main's docstring and the README say the same.
 EXIT_CODES = ("exit codes: 0 done; 1 a document that cannot be read or split, or PATH that holds no document"
               " (every command alike); 2 a bad flag or value; 130 interrupted; 70 a bug in ragchunk")
+
+
+def say(line: str) -> None:
+    """Print one line of ragchunk's on standard error, control characters escaped, so that no
+    file name (nor a reader's message quoting it) can forge a line or move the terminal."""
+    print(printable(line), file=sys.stderr)
 
 
 class UsageError(Exception):
@@ -233,7 +239,7 @@ def read_document(path: str, stdin: TextIO, command: str, verb: str) -> str:
     try:
         document = read_source(found.source, data)
         for note in document.notes:
-            print(f"ragchunk: note: {note.get('message', '')}", file=sys.stderr)
+            say(f"ragchunk: note: {note.get('message', '')}")
         if not document.text.strip():
             raise RagchunkError("file", f"{found.source} holds no text: give a file with some words in it")
         return check_text(document.text)
@@ -561,17 +567,16 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         read_options = ReadOptions(keep_boilerplate=args.keep_boilerplate)
         for result in split_corpus(documents(), options, jobs=min(jobs, max(1, len(found))), read_options=read_options):
             for note in result.notes:
-                print(f"ragchunk: note: {note}", file=sys.stderr)
+                say(f"ragchunk: note: {note}")
             if not (result.error or result.skipped or result.chunks):
                 # Text that is not blank always makes a chunk but for the front matter, which the
                 # splitter sets apart as metadata: a file of front matter alone has no chunk.
-                print(f"ragchunk: note: {result.source}: only front matter, no text to split", file=sys.stderr)
+                say(f"ragchunk: note: {result.source}: only front matter, no text to split")
             if result.error:
                 flag = FLAGS.get(result.field, "")
                 named = result.field == "file" and result.error.startswith(result.source)
                 where = "" if named else f"{result.source}: "  # a reader's message names the file itself
-                print(f"ragchunk: error: {where}{f'{flag}: ' if flag and flag != 'FILE' else ''}"
-                      f"{result.error}", file=sys.stderr)
+                say(f"ragchunk: error: {where}{f'{flag}: ' if flag and flag != 'FILE' else ''}{result.error}")
             writer.write(result.jsonl)
             summary.add(result)
             progress.advance(sizes.get(result.source, 0))
@@ -580,12 +585,13 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         progress.close()
         whole = ("the output holds whole records only" if args.output else
                  "standard output may end inside the record that was being written")
-        print(f"ragchunk: interrupted after {summary.documents:,} documents: {whole}", file=sys.stderr)
+        say(f"ragchunk: interrupted after {summary.documents:,} documents: {whole}")
         return EXIT_INTERRUPTED
     writer.close()
     progress.close()
     if args.stats:
-        print(format_corpus(summary, options.sizing.name, options.size, price), file=sys.stderr)
+        for line in format_corpus(summary, options.sizing.name, options.size, price).splitlines():
+            say(line)
     return _exit_code(args.paths, "split", summary.documents, summary.skipped, left_out,
                       bool(failed or unreadable or summary.failed))
 
@@ -603,7 +609,7 @@ def _without_output(found: list[Found], output: str | None, paths: Sequence[str]
             if str(item.path) in paths or item.source in paths:
                 raise RagchunkError("output", f"OUT ({shown_name(output)}) is also an input: writing it would empty it"
                                               " before it is read; write the chunks to another file")
-            print(f"ragchunk: note: {item.source} is OUT, so it is not read as an input", file=sys.stderr)
+            say(f"ragchunk: note: {item.source} is OUT, so it is not read as an input")
             return [f for f in found if f is not item]
     return found
 
@@ -613,7 +619,7 @@ def _exit_code(paths: Sequence[str], verb: str, documents: int, skipped: Counter
     """The exit code of a command over PATH: 1 when a file failed (said as it was met), or
     when PATH held no document (said here: :func:`no_document`); else 0."""
     if not documents and not failed:
-        print(f"ragchunk: error: {no_document(paths, verb, skipped, left_out)}", file=sys.stderr)
+        say(f"ragchunk: error: {no_document(paths, verb, skipped, left_out)}")
         return EXIT_FAILED
     return EXIT_FAILED if failed else 0
 
@@ -650,7 +656,7 @@ def no_document(paths: Sequence[str], verb: str, skipped: Counter, left_out: Cou
 def _say_problems(problems: Sequence[tuple[str, str]]) -> bool:
     """Say each ``(path, reason)``: the reason after the path, or alone when it names the file itself."""
     for path, reason in problems:
-        print(f"ragchunk: error: {reason if reason.startswith(path) else f'{path}: {reason}'}", file=sys.stderr)
+        say(f"ragchunk: error: {reason if reason.startswith(path) else f'{path}: {reason}'}")
     return bool(problems)
 
 
@@ -839,28 +845,28 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
                 "compare": lambda: run_compare(args, out, stdin)}[args.command]()
         out.flush()  # here, so that a full disk is said as such, not at exit
     except UsageError as err:
-        print(f"ragchunk: error: {err}", file=sys.stderr)
+        say(f"ragchunk: error: {err}")
         return EXIT_USAGE
     except DocumentError as failed:  # its message names the file, as split's and calc's do
-        print(f"ragchunk: error: {failed.error.message}", file=sys.stderr)
+        say(f"ragchunk: error: {failed.error.message}")
         return EXIT_FAILED
     except RagchunkError as err:
         errors = err.errors if isinstance(err, FormErrors) else [err]
         for error in errors:
-            print(f"ragchunk: error: {FLAGS.get(error.field, error.field)}: {error.message}", file=sys.stderr)
+            say(f"ragchunk: error: {FLAGS.get(error.field, error.field)}: {error.message}")
         return EXIT_USAGE
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
-        print("ragchunk: interrupted", file=sys.stderr)
+        say("ragchunk: interrupted")
         return EXIT_INTERRUPTED
     except OSError as err:  # writing the output failed (a full disk, a closed terminal)
-        print(f"ragchunk: error: cannot write the output: {err.strerror or err}", file=sys.stderr)
+        say(f"ragchunk: error: cannot write the output: {err.strerror or err}")
         return EXIT_FAILED
     except Exception as err:  # a bug: one line, never a traceback (RAGCHUNK_DEBUG=1 shows it)
         if os.environ.get("RAGCHUNK_DEBUG"):
             raise
-        print(f"ragchunk: internal error: {type(err).__name__}: {err} (this is a bug in ragchunk; "
-              "RAGCHUNK_DEBUG=1 shows where)", file=sys.stderr)
+        say(f"ragchunk: internal error: {type(err).__name__}: {err} (this is a bug in ragchunk; "
+            "RAGCHUNK_DEBUG=1 shows where)")
         return EXIT_INTERNAL
     return code or 0

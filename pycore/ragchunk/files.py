@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from .settings import MAX_DOCUMENT_BYTES
 
-__all__ = ["Found", "cannot_read", "find_files", "read_file", "same_file", "shown_name"]
+__all__ = ["Found", "cannot_read", "find_files", "printable", "read_file", "same_file", "shown_name"]
 
 STDIN = "-"
 
@@ -101,6 +102,24 @@ def shown_name(name: str) -> str:
     except UnicodeEncodeError:
         return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     return name
+
+
+# Characters that would move the terminal or forge a line when a name is printed: C0 and C1
+# controls (line breaks, ESC), DEL, line and paragraph separators, and the bidirectional
+# overrides and isolates that reorder what follows them.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` safe for one line of a terminal: every control character as its escape.
+
+    A file may be called ``"a\\n\\x1b[2Kragchunk: note: everything is fine"``; printed as it
+    is, that name forges a line of its own. Escaped, it stays part of its line.
+
+    >>> printable("a\\nb\\x1b[31m.md"), printable("café.md")
+    ('a\\\\nb\\\\x1b[31m.md', 'café.md')
+    """
+    return _UNSAFE.sub(lambda match: repr(match.group())[1:-1], text)
 
 
 def _unique(found: list[Found], problems: list[tuple[str, str]]) -> list[Found]:

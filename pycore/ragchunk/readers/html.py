@@ -94,6 +94,7 @@ from ..errors import NotTextError
 from ..textio import sniff_kind
 from . import Extracted, ReadOptions, boilerplate_note
 from ._math import INVISIBLE_OPERATORS, MAX_MATH_NESTING, grouped
+from .charsets import codec_for, detect
 from .writer import MarkdownWriter, collapse, table_cell
 
 __all__ = ["convert", "convert_chapter", "decode_html", "read", "start_tag", "toc_links"]
@@ -160,8 +161,6 @@ _CLOSES_P = frozenset(
 _LISTS = ("ul", "ol", "menu", "dir")
 _CELLS = ("td", "th")
 _SECTIONS = frozenset(("section", "article"))
-_WHATWG_LATIN1 = frozenset(("iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "ascii", "us-ascii",
-                            "iso_8859-1", "cp819", "ibm819", "windows-1252"))
 # MathML, read as linear text the way readers/docx.py reads OMML (see the module docstring).
 # Token elements (their text is the equation's, white space trimmed), and the elements in which
 # HTML tags are content rather than the end of the math (the HTML standard's integration points).
@@ -205,18 +204,36 @@ def decode_html(data: bytes, name: str) -> tuple[str, list[dict]]:
     'Привет'
     >>> decode_html(b"caf\\xe9", "a.html")[1][0]["code"]
     'not_utf8'
+    >>> text, notes = decode_html(b'<meta charset="rot13"><p>Uryyb', "a.html")
+    >>> text[-5:], notes[0]["code"]
+    ('Uryyb', 'charset_ignored')
 
-    A declared ISO-8859-1 or ASCII is read as windows-1252, as browsers do; an unknown
-    charset is read as UTF-8, with a note. Invalid bytes become U+FFFD, with a note.
+    Only the labels of the WHATWG Encoding Standard are honoured (:mod:`.charsets`): a
+    declared ISO-8859-1 or ASCII is read as windows-1252 and UTF-16 as UTF-8, as browsers
+    do; a label the standard does not have (``rot13``, ``zlib``, ``utf-7``, EBCDIC
+    ``cp037``) is ignored with a note (``charset_ignored``, or ``unknown_charset`` when no
+    one knows it) and the bytes are detected: UTF-8 when valid, else windows-1252. A
+    UTF-16 byte order mark before bytes that are not UTF-16 (no NUL in the markup) is
+    ignored likewise (``bom_ignored``). Invalid bytes become U+FFFD, with a note.
 
     Raises:
         NotTextError: the bytes are a binary file (see :func:`ragchunk.textio.sniff_kind`).
     """
     label = name or "the file"
     notes: list[dict] = []
-    for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+    if data.startswith(b"\xef\xbb\xbf"):
+        return _decode(data[3:], "utf-8", name, notes), notes
+    for bom, codec in ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
         if data.startswith(bom):
-            return _decode(data[len(bom):], codec, name, notes), notes
+            rest = data[len(bom):]
+            # Markup in UTF-16 has a NUL in every ASCII character; none at all means the mark lies.
+            if len(rest) < 8 or b"\x00" in rest[:4096]:
+                return _decode(rest, codec, name, notes), notes
+            used = detect(rest)
+            notes.append({"code": "bom_ignored", "params": {"name": name, "charset": codec_label(used)},
+                          "message": f"{label} starts with a UTF-16 byte order mark, but its bytes are not UTF-16;"
+                                     f" it was read as {codec_label(used)}"})
+            return _decode(rest, used, name, notes), notes
     found = sniff_kind(data)
     if found is not None:
         kind, what = found
@@ -227,18 +244,24 @@ def decode_html(data: bytes, name: str) -> tuple[str, list[dict]]:
     match = XML_ENCODING.search(head, 0, 300) or META_CHARSET.search(head)
     codec = "utf-8"
     if match:
-        declared = match.group(1).lower()
-        if declared in _WHATWG_LATIN1:
-            codec = "cp1252"
-        elif declared.startswith("utf-16"):
-            codec = "utf-8"  # bytes that could be read this far are not UTF-16 (the standard says so too)
+        declared = match.group(1)
+        chosen = codec_for(declared)
+        if chosen is not None:
+            codec = chosen
         else:
+            codec = detect(data)
             try:
-                codec = codecs.lookup(declared).name
+                codecs.lookup(declared)
             except LookupError:
-                message = f"{label} declares an unknown charset ({match.group(1)}); it was read as UTF-8"
-                notes.append({"code": "unknown_charset", "params": {"name": name, "charset": match.group(1)},
-                              "message": message})
+                notes.append({"code": "unknown_charset", "params": {"name": name, "charset": declared,
+                                                                    "used": codec_label(codec)},
+                              "message": f"{label} declares an unknown charset ({declared}); it was read as"
+                                         f" {codec_label(codec)}"})
+            else:
+                notes.append({"code": "charset_ignored", "params": {"name": name, "charset": declared,
+                                                                    "used": codec_label(codec)},
+                              "message": f"{label} declares the charset {declared}, which a web page may not use"
+                                         f" (browsers ignore it too); it was read as {codec_label(codec)}"})
     return _decode(data, codec, name, notes), notes
 
 
