@@ -208,6 +208,9 @@ def _add_walk_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exclude", metavar="GLOB", action="append", default=[],
                         help="leave out files of a folder whose path matches (repeatable)")
     parser.add_argument("--hidden", action="store_true", help="also read hidden files and folders (.name)")
+    parser.add_argument("--follow-links", action="store_true",
+                        help="follow links that lead outside the folder given, and links to folders (by default"
+                             " they are skipped, and said)")
     parser.add_argument("--keep-boilerplate", action="store_true",
                         help="keep the navigation, headers, footers and tables of contents of HTML pages, "
                              "and the tables of contents of PDF, DOCX and EPUB files")
@@ -340,7 +343,7 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors
     model, name = counted_by(args)
     tokenizer = get_tokenizer(name)
     left_out: Counter = Counter()
-    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden, left_out)
+    found, problems = _find(args, left_out)
     failed = _say_problems(problems)
     lengths: list[int] = []
     skipped: Counter = Counter()
@@ -435,7 +438,7 @@ def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     if price is None and model is not None:
         price = model.price_per_million
     left_out: Counter = Counter()
-    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden, left_out)
+    found, problems = _find(args, left_out)
     failed = _say_problems(problems)
     texts: list[tuple[str, str]] = []
     skipped: Counter = Counter()
@@ -538,7 +541,7 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     price = errors.attempt(read_price, args.price) if args.price.strip() else None
     options = _read_form_with(form, errors)
     left_out: Counter = Counter()
-    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden, left_out)
+    found, problems = _find(args, left_out)
     failed = _say_problems(problems)
     if not found and not problems:  # said before OUT is opened, so no empty OUT is left behind
         return _exit_code(args.paths, "split", 0, Counter(), left_out, False)
@@ -647,10 +650,24 @@ def no_document(paths: Sequence[str], verb: str, skipped: Counter, left_out: Cou
         why.append(f"{left_out['hidden']:,} hidden, which --hidden reads")
     if left_out["output"]:
         why.append("OUT is not read as an input")
+    if left_out["link"]:
+        why.append(f"{left_out['link']:,} {'link' if left_out['link'] == 1 else 'links'} not followed, which"
+                   " --follow-links follows")
+    if left_out["special"]:
+        why.append(f"{left_out['special']:,} FIFO, device or socket, never read")
     if not why:
         why.append(f"no file in {'it' if len(paths) == 1 else 'them'}")
     holds = "holds" if len(paths) == 1 else "hold"
     return f"{where} {holds} no document to {verb} ({'; '.join(why)}): ragchunk reads {readable_formats()}"
+
+
+def _find(args: argparse.Namespace, left_out: Counter) -> tuple[list[Found], list[tuple[str, str]]]:
+    """The files of PATH by the walk flags; each link or special file skipped is said in a note."""
+    notes: list[str] = []
+    found = find_files(args.paths, args.include, args.exclude, args.hidden, left_out, args.follow_links, notes)
+    for note in notes:
+        say(f"ragchunk: note: {note}")
+    return found
 
 
 def _say_problems(problems: Sequence[tuple[str, str]]) -> bool:

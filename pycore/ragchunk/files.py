@@ -44,14 +44,22 @@ def _matches(source: str, include: Sequence[str], exclude: Sequence[str]) -> boo
 
 
 def find_files(paths: Sequence[str], include: Sequence[str] = (), exclude: Sequence[str] = (),
-               hidden: bool = False, left_out: Counter | None = None) -> tuple[list[Found], list[tuple[str, str]]]:
+               hidden: bool = False, left_out: Counter | None = None, follow_links: bool = False,
+               notes: list[str] | None = None) -> tuple[list[Found], list[tuple[str, str]]]:
     """The files ``paths`` name, in order (each folder's files sorted by source), and the
     ``(path, reason)`` of each argument that names nothing readable (the reason the
     sentence of :func:`cannot_read`, or a clause that follows the path: "named twice ...").
 
     ``left_out``, when given, counts what folders held and was not taken, by why: ``"hidden"``
-    (hidden files and folders, a folder counted once) or ``"glob"`` (files that ``include`` /
-    ``exclude`` leave out), so a caller that found nothing can say why."""
+    (hidden files and folders, a folder counted once), ``"glob"`` (files that ``include`` /
+    ``exclude`` leave out), ``"link"`` (links that lead outside the folder given) or
+    ``"special"`` (FIFOs, devices, sockets), so a caller that found nothing can say why.
+
+    A link in a folder that leads outside it (``docs/passwd.md -> /etc/passwd``) is not
+    followed unless ``follow_links``: a folder given is a promise about what is read. Each
+    one skipped is said in ``notes`` (when given), with where it leads. With
+    ``follow_links`` links to folders are walked too, each folder once (a loop ends).
+    FIFOs and devices in a folder are never opened (reading one could wait forever)."""
     found: list[Found] = []
     problems: list[tuple[str, str]] = []
     for argument in paths:
@@ -62,7 +70,7 @@ def find_files(paths: Sequence[str], include: Sequence[str] = (), exclude: Seque
         shown = shown_name(argument)
         try:
             if path.is_dir():
-                found.extend(_walk(path, include, exclude, hidden, problems, left_out))
+                found.extend(_walk(path, include, exclude, hidden, problems, left_out, follow_links, notes))
             elif path.exists():
                 found.append(Found(shown, path, path.stat().st_size))
             else:
@@ -148,26 +156,49 @@ def same_file(a: Path, b: Path) -> bool:
 
 
 def _walk(root: Path, include: Sequence[str], exclude: Sequence[str], hidden: bool,
-          problems: list[tuple[str, str]], left_out: Counter | None = None) -> Iterator[Found]:
+          problems: list[tuple[str, str]], left_out: Counter | None = None, follow_links: bool = False,
+          notes: list[str] | None = None) -> Iterator[Found]:
     files: list[Found] = []
+    counts = left_out if left_out is not None else Counter()
+    inside = root.resolve()
+    seen: set[tuple[int, int]] = set()
 
     def refused(err: OSError) -> None:
         name = shown_name(str(err.filename or root))
         problems.append((name, cannot_read(name, err)))
 
-    for folder, folders, names in os.walk(root, onerror=refused):
+    def skip(source: str, why: str, kind: str) -> None:
+        counts[kind] += 1
+        if notes is not None:
+            notes.append(f"{source}: {why}")
+
+    for folder, folders, names in os.walk(root, onerror=refused, followlinks=follow_links):
+        if follow_links:
+            # Followed links can lead back up: each folder is walked once.
+            try:
+                info = os.stat(folder)
+            except OSError:
+                folders[:] = []
+                continue
+            if (info.st_dev, info.st_ino) in seen:
+                folders[:] = []
+                continue
+            seen.add((info.st_dev, info.st_ino))
         if not hidden:
-            if left_out is not None:
-                # A hidden folder counts as one, unwalked: .git alone can hold thousands of files.
-                left_out["hidden"] += sum(n.startswith(".") for n in (*names, *folders))
+            # A hidden folder counts as one, unwalked: .git alone can hold thousands of files.
+            counts["hidden"] += sum(n.startswith(".") for n in (*names, *folders))
             folders[:] = [f for f in folders if not f.startswith(".")]
             names = [n for n in names if not n.startswith(".")]
+        if not follow_links:
+            for name in folders:
+                if os.path.islink(os.path.join(folder, name)):
+                    source = shown_name(Path(folder, name).relative_to(root).as_posix())
+                    skip(source, "a link to a folder, not followed (--follow-links follows it)", "link")
         for name in names:
             path = Path(folder, name)
             source = shown_name(path.relative_to(root).as_posix())
             if not _matches(source, include, exclude):
-                if left_out is not None:
-                    left_out["glob"] += 1
+                counts["glob"] += 1
                 continue
             try:
                 size = path.stat().st_size
@@ -175,8 +206,16 @@ def _walk(root: Path, include: Sequence[str], exclude: Sequence[str], hidden: bo
                 shown = shown_name(str(path))
                 problems.append((shown, cannot_read(shown, err)))
                 continue
+            if not follow_links and path.is_symlink():
+                target = path.resolve()
+                if not target.is_relative_to(inside):
+                    skip(source, f"a link to {printable(shown_name(str(target)))}, outside {shown_name(str(root))},"
+                                 " not followed (--follow-links follows it)", "link")
+                    continue
             if path.is_file():
                 files.append(Found(source, path, size))
+            else:
+                skip(source, "not a regular file (a FIFO, device or socket), not read", "special")
     files.sort(key=lambda f: f.source)
     return iter(files)
 

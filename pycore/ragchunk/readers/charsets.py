@@ -86,13 +86,13 @@ def detect(data: bytes) -> str:
     """The codec of bytes whose declaration was ignored: UTF-8 when they are valid UTF-8 (ASCII
     is), else windows-1252, which browsers use for a Western page that says nothing.
 
-    >>> detect("café".encode()), detect("café".encode("cp1252")), detect(b"plain")
+    >>> detect("café noir".encode()), detect("café noir".encode("cp1252")), detect(b"plain")
     ('utf-8', 'cp1252', 'utf-8')
     """
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as err:
         # Cut short inside a character at the very end is still UTF-8.
-        if err.start < len(data) - 3:
+        if err.reason != "unexpected end of data":
             return "cp1252"
     return "utf-8"

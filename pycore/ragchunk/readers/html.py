@@ -159,6 +159,8 @@ _CLOSES_P = frozenset(
     h1 h2 h3 h4 h5 h6 header hgroup hr main menu nav ol p pre section summary table ul search li dd dt""".split()
 )
 _LISTS = ("ul", "ol", "menu", "dir")
+# Tables nested deeper than this in one another's cells are read as the cell's plain text.
+MAX_TABLE_NESTING = 16
 _CELLS = ("td", "th")
 _SECTIONS = frozenset(("section", "article"))
 # MathML, read as linear text the way readers/docx.py reads OMML (see the module docstring).
@@ -300,7 +302,7 @@ def convert_chapter(text: str, name: str, options: ReadOptions, *, xml: bool = F
     ``xml`` reads XHTML (``<x/>`` closes ``x``) and leaves ``<title>`` out of the text;
     ``anchor_prefix`` goes in front of every anchor (the chapter's file name and ``#``).
     """
-    builder = _Builder(options, xml, anchor_prefix)
+    builder = _Builder(options, xml, anchor_prefix, name)
     builder.run(text)
     out = builder.out
     body = out.text()
@@ -355,11 +357,11 @@ class _MathNode:
 class _Builder:
     """Turns tokens into Markdown through a :class:`MarkdownWriter`, keeping the open elements on a stack."""
 
-    def __init__(self, options: ReadOptions, xml: bool, anchor_prefix: str) -> None:
+    def __init__(self, options: ReadOptions, xml: bool, anchor_prefix: str, name: str = "") -> None:
         self.keep = options.keep_boilerplate
         self.xml = xml
         self.prefix = anchor_prefix
-        self.out = MarkdownWriter()
+        self.out = MarkdownWriter(options.max_chars, name)
         self.stack: list[_Open] = []
         self.open_at: dict[str, list[int]] = {}
         self.drop = 0  # open elements whose content is dropped
@@ -369,6 +371,7 @@ class _Builder:
         self.term_group: int | None = None  # the latest definition term's, for its definitions
         self.captures: list[tuple[str, list[str]]] = []  # heading or pre text being collected
         self.tables: list[_Table] = []
+        self.deep_tables = 0  # open tables nested past MAX_TABLE_NESTING (read as plain cell text)
         self.sections: list[list] = []  # [id, used] of open section/article elements with an id
         self.pending_anchor = ""
         self.pending_at = -1
@@ -617,6 +620,17 @@ class _Builder:
         anchor = attrs.get("id") or (attrs.get("name") if tag == "a" else None) or ""
         if in_cell:
             # Inside a table cell everything is the cell's text; a nested table is flattened into it.
+            # Past MAX_TABLE_NESTING, a table's rows and cells are only spaces in the cell's text:
+            # each level flattens the text of all those inside it, which at any depth is quadratic.
+            if tag == "table" and (self.deep_tables or len(self.tables) >= MAX_TABLE_NESTING):
+                self.deep_tables += 1
+                self.tables[-1].cell.append(" ")
+                self.push(tag, "deep-table")
+                return
+            if self.deep_tables and (tag in _CELLS or tag == "tr"):
+                self.tables[-1].cell.append(" ")
+                self.push(tag, "inline")
+                return
             if tag == "table":
                 self.tables.append(_Table())
                 self.push(tag, "table")
@@ -836,6 +850,9 @@ class _Builder:
             return
         if role == "table-caption":
             self.captures.pop()
+            return
+        if role == "deep-table":
+            self.deep_tables -= 1
             return
         if role == "cell":
             table = self.tables[-1]

@@ -62,7 +62,7 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
         raise file_error(name, "notebook_invalid", "is not valid JSON (it is cut short or was edited by hand)",
                          "save the notebook again from Jupyter") from None
     cells, language, title = _cells(notebook, name)
-    out = MarkdownWriter()
+    out = MarkdownWriter(options.max_chars, name)
     for cell in cells:
         kind = cell.get("cell_type")
         source = _source(cell.get("source", cell.get("input", "")))
