@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NoReturn, TextIO
 
 from . import __version__
@@ -24,9 +24,11 @@ from .context import DEFAULT_CONTEXT
 from .corpus import CorpusSummary, read_source, split_corpus
 from .errors import NotTextError, RagchunkError
 from .fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_price
-from .files import STDIN, Found, cannot_read, find_files, printable, read_file, same_file, shown_name
+from .files import (STDIN, Found, cannot_read, find_files, is_archive, printable, read_file, same_file, shown_name,
+                    zip_documents)
 from .options import SplitOptions, read_split_form
-from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE
+from .settings import (DEFAULT_CHARS_PER_TOKEN, DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS,
+                       MAX_CHUNK_SIZE, MAX_DOCUMENT_CHARS)
 from .stats import compute_stats, format_stats
 from .structure import BY_CHOICES
 from .readers import ReadOptions
@@ -57,6 +59,7 @@ FLAGS = {
     "model": "--model",
     "prefix": "--prefix",
     "context": "--context",
+    "max_chars": "--max-chars",
 }
 # calc, tokens and preview count a document whole; split sets its front matter apart as metadata.
 FRONT_MATTER_COUNTED = "front matter (--- or +++ at the start) is counted, though split leaves it out"
@@ -208,6 +211,9 @@ def _add_walk_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exclude", metavar="GLOB", action="append", default=[],
                         help="leave out files of a folder whose path matches (repeatable)")
     parser.add_argument("--hidden", action="store_true", help="also read hidden files and folders (.name)")
+    parser.add_argument("--max-chars", metavar="N", default=str(MAX_DOCUMENT_CHARS),
+                        help="most characters of text one document may give, checked while it is read; a document"
+                             " past it fails alone (default %(default)s)")
     parser.add_argument("--follow-links", action="store_true",
                         help="follow links that lead outside the folder given, and links to folders (by default"
                              " they are skipped, and said)")
@@ -336,6 +342,7 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors
     size = errors.attempt(read_count, "chunk_size", args.size, 1, MAX_CHUNK_SIZE)
     overlap = errors.attempt(read_count, "overlap", args.overlap, 0, MAX_CHUNK_SIZE - 1)
     price = errors.attempt(read_price, args.price) if args.price.strip() else None
+    read_options = _read_options(args, errors)
     if size is not None and overlap is not None:
         errors.attempt(check_chunking, size, overlap)
     if errors:
@@ -347,19 +354,16 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors
     failed = _say_problems(problems)
     lengths: list[int] = []
     skipped: Counter = Counter()
-    for item in found:
+    unreadable: list[str] = []
+    for source, data in _read_all(found, stdin, unreadable):
         try:
-            data = read_file(item, stdin)
-        except OSError as err:
-            failed = _say_problems([(item.source, cannot_read(item.source, err))])
-            continue
-        try:
-            text = _text_or_skip(item.source, data, skipped, ReadOptions(args.keep_boilerplate))
+            text = _text_or_skip(source, data, skipped, read_options)
         except RagchunkError as err:
-            failed = _say_problems([(item.source, err.message)])
+            failed = _say_problems([(source, err.message)])
             continue
         if text is not None:
             lengths.append(tokenizer.count(text))
+    failed = failed or bool(unreadable)
     result = plan_corpus(lengths, size, overlap, price)
     if args.json:
         data = {**result.to_json(), "skipped": dict(sorted(skipped.items())), "encoding": name}
@@ -433,6 +437,7 @@ def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         "context": args.context, "prefix": str(args.prefix)})
     errors = ErrorCollector()
     price = errors.attempt(read_price, args.price) if args.price.strip() else None
+    read_options = _read_options(args, errors)
     options = _read_form_with(form, errors)
     model = get_model(args.model) if args.model else None
     if price is None and model is not None:
@@ -442,15 +447,16 @@ def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     failed = _say_problems(problems)
     texts: list[tuple[str, str]] = []
     skipped: Counter = Counter()
-    for item in found:
+    unreadable: list[str] = []
+    for source, data in _read_all(found, stdin, unreadable):
         try:
-            text = _text_or_skip(item.source, read_file(item, stdin), skipped, ReadOptions(args.keep_boilerplate))
-        except (OSError, RagchunkError) as err:
-            failed = _say_problems([(item.source, err.message if isinstance(err, RagchunkError)
-                                     else cannot_read(item.source, err))])
+            text = _text_or_skip(source, data, skipped, read_options)
+        except RagchunkError as err:
+            failed = _say_problems([(source, err.message)])
             continue
         if text is not None:
-            texts.append((item.source, text))
+            texts.append((source, text))
+    failed = failed or bool(unreadable)
     rows = compare(texts, size=options.size, overlap=options.overlap, tokenizer=options.tokenizer, model=options.model,
                    price_per_million=price, context=options.context, prefix=options.prefix)
     if args.json:
@@ -539,6 +545,7 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     errors = ErrorCollector()
     jobs = usable_cpus() if args.jobs is None else errors.attempt(read_count, "jobs", args.jobs, 1, 1024, "processes")
     price = errors.attempt(read_price, args.price) if args.price.strip() else None
+    read_options = _read_options(args, errors)
     options = _read_form_with(form, errors)
     left_out: Counter = Counter()
     found, problems = _find(args, left_out)
@@ -551,15 +558,7 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     unreadable: list[str] = []
 
     def documents() -> Iterator[tuple[str, bytes]]:
-        for item in found:
-            try:
-                data = read_file(item, stdin)
-            except OSError as err:
-                unreadable.append(item.source)
-                _say_problems([(item.source, cannot_read(item.source, err))])
-                progress.advance(item.size)
-                continue
-            yield item.source, data
+        return _read_all(found, stdin, unreadable, lambda item: progress.advance(item.size))
 
     kept = _without_output(found, args.output, args.paths)
     left_out["output"] += len(found) - len(kept)
@@ -567,7 +566,6 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     sizes = {f.source: f.size for f in found}
     writer = open_output(args.format, args.output, out)
     try:
-        read_options = ReadOptions(keep_boilerplate=args.keep_boilerplate)
         for result in split_corpus(documents(), options, jobs=min(jobs, max(1, len(found))), read_options=read_options):
             for note in result.notes:
                 say(f"ragchunk: note: {note}")
@@ -659,6 +657,38 @@ def no_document(paths: Sequence[str], verb: str, skipped: Counter, left_out: Cou
         why.append(f"no file in {'it' if len(paths) == 1 else 'them'}")
     holds = "holds" if len(paths) == 1 else "hold"
     return f"{where} {holds} no document to {verb} ({'; '.join(why)}): ragchunk reads {readable_formats()}"
+
+
+def _read_options(args: argparse.Namespace, errors: ErrorCollector) -> ReadOptions:
+    """How the walk flags say to read (--keep-boilerplate, --max-chars); a bad --max-chars joins ``errors``."""
+    limit = errors.attempt(read_count, "max_chars", args.max_chars, 1, 10**12, "characters")
+    return ReadOptions(args.keep_boilerplate, MAX_DOCUMENT_CHARS if limit is None else limit)
+
+
+def _read_all(found: Sequence[Found], stdin: TextIO, unreadable: list[str],
+              done: Callable[[Found], None] | None = None) -> Iterator[tuple[str, bytes]]:
+    """``(source, bytes)`` of each found file, and of each document in a .zip (``docs.zip/guide.md``,
+    within the page's bounds: :func:`ragchunk.files.zip_documents`). A file or archive that
+    cannot be read is said, its source added to ``unreadable``, and the others go on."""
+    for item in found:
+        try:
+            data = read_file(item, stdin)
+        except OSError as err:
+            unreadable.append(item.source)
+            _say_problems([(item.source, cannot_read(item.source, err))])
+            if done is not None:
+                done(item)
+            continue
+        if not is_archive(item.source, data):
+            yield item.source, data
+            continue
+        try:
+            yield from zip_documents(item.source, data)
+        except ValueError as err:
+            unreadable.append(item.source)
+            _say_problems([(item.source, f"{item.source} {err}")])
+        if done is not None:
+            done(item)
 
 
 def _find(args: argparse.Namespace, left_out: Counter) -> tuple[list[Found], list[tuple[str, str]]]:

@@ -27,6 +27,7 @@ from .errors import NotTextError, RagchunkError
 from .options import SplitOptions
 from .readers import MARKDOWN_KINDS, Extracted, ReadOptions
 from .readers.formats import read_document
+from .readers.safety import text_too_large
 from .readers.text import of_text
 from .records import Document, jsonl_line, records
 from .splitter import split_with
@@ -78,6 +79,9 @@ def read_source(source: str, document: str | bytes | Extracted, read_options: Re
     elif isinstance(document, (bytes, bytearray, memoryview)):
         extracted = read_document(bytes(document), source, read_options)
     else:
+        limit = (read_options or ReadOptions()).max_chars
+        if len(document) > limit:
+            raise text_too_large(source, limit)
         extracted = of_text(document)
     return Document(source, check_text(extracted.text) if extracted.text.strip() else extracted.text,
                     extracted.title, extracted.kind, extracted.pages, extracted.anchors, extracted.notes)

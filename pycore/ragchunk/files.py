@@ -220,6 +220,73 @@ def _walk(root: Path, include: Sequence[str], exclude: Sequence[str], hidden: bo
     return iter(files)
 
 
+# A .zip of documents, read as the page reads one (web/ui/files.js): at most this many
+# entries and inflated bytes in all; an entry past ZIP_RATIO_FLOOR bytes that inflates more
+# than ZIP_MAX_RATIO times its packed size is a bomb; an entry stops at its declared size.
+ZIP_MAX_ENTRIES = 10_000
+ZIP_MAX_BYTES = 200_000_000
+ZIP_MAX_RATIO = 200
+ZIP_RATIO_FLOOR = 32_000_000
+
+
+def is_archive(source: str, data: bytes) -> bool:
+    """Whether a file is a .zip of documents to open (a .docx or .epub is a document, not this).
+
+    >>> is_archive("docs.zip", b"PK\\x03\\x04"), is_archive("a.docx", b"PK\\x03\\x04")
+    (True, False)
+    """
+    return source.lower().endswith(".zip") and data.startswith((b"PK\x03\x04", b"PK\x05\x06"))
+
+
+def zip_documents(source: str, data: bytes) -> Iterator[tuple[str, bytes]]:
+    """The ``(source/entry, bytes)`` of the files in a .zip, in the order of its directory,
+    inflated one at a time within the page's bounds (hidden entries and folders left out).
+
+    Raises:
+        ValueError: the archive is damaged, encrypted, uses another method than stored or
+            deflate, holds too many entries, or inflates past the bounds (the sentence says which).
+    """
+    import io
+    import zipfile
+    import zlib
+
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        infos = archive.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError, KeyError, IndexError):
+        raise ValueError("is not a readable ZIP archive: unpack it with the program that made it") from None
+    if len(infos) > ZIP_MAX_ENTRIES:
+        raise ValueError(f"holds {len(infos):,} files, more than the {ZIP_MAX_ENTRIES:,} read from one archive:"
+                         " unpack it and give the folder")
+    declared = 0
+    bomb = (f"inflates far beyond its size (more than {ZIP_MAX_RATIO} times, or past {ZIP_MAX_BYTES:,} bytes):"
+            " it is not a normal archive; check where it came from")
+    for info in infos:
+        path = info.filename
+        if path.endswith("/") or any(part.startswith(".") or part == "__MACOSX" for part in path.split("/")):
+            continue
+        if info.flag_bits & 1:
+            raise ValueError(f"holds an encrypted file ({path}): unpack it with its password and give the folder")
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            raise ValueError(f"compresses {path} with a method ({info.compress_type}) that cannot be read (only"
+                             " stored and deflate): unpack it and give the folder")
+        declared += info.file_size
+        if declared > ZIP_MAX_BYTES or (info.file_size > ZIP_RATIO_FLOOR
+                                        and info.file_size > ZIP_MAX_RATIO * max(info.compress_size, 1)):
+            raise ValueError(bomb)
+        pieces, total = [], 0
+        try:
+            with archive.open(info) as stream:
+                while piece := stream.read(1 << 20):
+                    total += len(piece)
+                    if total > info.file_size or total > ZIP_MAX_BYTES:
+                        raise ValueError(bomb)
+                    pieces.append(piece)
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError):
+            raise ValueError(f"has a damaged entry ({path}): unpack what can be read and give the folder") from None
+        yield f"{source}/{shown_name(path)}", b"".join(pieces)
+
+
 def read_file(found: Found, stdin: object, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
     """The bytes of a found file, at most ``limit + 1`` of them (one more than any document
     may have, so that ``/dev/zero`` or an endless pipe is refused as too large instead of

@@ -64,6 +64,7 @@ LABELS: dict[str, str] = {
     "prefix": "prefix",
     "context": "context",
     "jobs": "jobs",
+    "max_chars": "most characters of a document",
 }
 
 # A value of each field that a message offers as an example of what to type.
