@@ -137,8 +137,8 @@ def too_much_content(name: str, size: int, drawn: int, limit: int) -> RagchunkEr
     return RagchunkError(
         "file",
         f"{_label(name)} draws more than {limit // 2**20:,} MiB of page content from {size:,} bytes (the same"
-        " content drawn again and again, which no real document needs): it was stopped there; print it to a new"
-        " PDF (or qpdf --qdf in.pdf out.pdf) and read that, or check where it came from",
+        " content drawn again and again, which no real document needs): check where it came from, or print it to"
+        " a new PDF and read that",
         "pdf_too_much_content",
         {"name": name, "size": size, "limit_mib": limit // 2**20},
     )
