@@ -442,6 +442,8 @@ def _read(pypdf: Any, data: bytes, name: str, options: ReadOptions,
                 raise text_too_large(name, options.max_chars)
             if not lines and _has_image(page):
                 scanned.append(index + 1)
+        except RagchunkError:
+            raise
         except TooMuchContent as error:
             if error.scope == "file":
                 raise too_much_content(name, len(data), error.drawn, error.limit) from None
