@@ -178,7 +178,7 @@ def worker_died(source: str, exitcode: int | None) -> DocumentResult:
     the system's memory killer, most often, or a crash in native code).
 
     >>> worker_died("big.pdf", -9).error  # doctest: +ELLIPSIS
-    'big.pdf stopped the worker process that read it twice (killed by signal 9, ...'
+    "big.pdf stopped the worker process that read it twice (killed by signal 9, ..."
     """
     how = f"killed by signal {-exitcode}" if exitcode is not None and exitcode < 0 else f"exit code {exitcode}"
     err = RagchunkError("file", f"{source or 'the document'} stopped the worker process that read it twice ({how},"
