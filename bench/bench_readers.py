@@ -13,6 +13,15 @@ documents are kept in ``bench/out/readers/`` (rebuilt when the corpus changes). 
 converter is missing (``apt-get install pandoc``) are listed and skipped.
 
     python3 bench/bench_readers.py [--runs 5] [--size 1000000]
+
+``--hostile`` instead runs the worst case of each reader (``tests/unit/hostile_files.py``, the
+cases of issue 36) at two sizes, each read in a fresh process: seconds, peak memory above a
+bare import, and what came out (characters, or the error that stopped it), with the growth
+in time from the small size to the large one (4x the input) and peak memory per byte of
+output. Linear work shows as a time ratio near 4 (or near 1 where a bound stops the read),
+bounded memory as a small peak per output byte.
+
+    python3 bench/bench_readers.py --hostile [--scale 1.0]
 """
 
 from __future__ import annotations
@@ -95,11 +104,96 @@ def documents(size: int) -> tuple[dict[str, Path], list[str]]:
     return made, skipped
 
 
+# name -> (file name, builder of the bytes at size n, n of the small run). The large run is 4n.
+HOSTILE: dict[str, tuple[str, str, int]] = {
+    "docx inflating past the ZIP check": ("big.docx", "docx_of_text(n)", 8_000_000),
+    "pdf: 400 pages of one stream": ("shared.pdf", "pdf_shared_stream(n, 1_000_000)", 100),
+    "notebook: one big output": ("out.ipynb", "notebook_big_output(n)", 10_000_000),
+    "notebook: a huge nbformat": ("digits.ipynb", "notebook_nbformat_digits(n)", 100_000),
+    "html: unclosed nested lists": ("lists.html", "nested(n)", 25_000),
+    "html: nested tables": ("tables.html", "nested(n, '<table><tr><td>c')", 25_000),
+    "html: nested quotes": ("quotes.html", "nested(n, '<blockquote>q')", 25_000),
+    "markdown: one long text": ("big.md", "('word ' * n).encode()", 2_000_000),
+    "rst: one long text": ("big.rst", "(('Para ' * 200 + '\\n\\n') * (n // 1000)).encode()", 2_000_000),
+}
+
+
+def _status_kb(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def hostile_case(path: str, name: str) -> None:
+    """Read one file (in this fresh process) and print what it cost as JSON.
+
+    Peak memory is the process's high-water mark above its resident size before the file is
+    read (Linux: the mark is reset through /proc/self/clear_refs after the imports, whose
+    tables would otherwise hide a smaller peak)."""
+    import time
+
+    Path("/proc/self/clear_refs").write_text("5")
+    before = _status_kb("VmRSS")
+    data = Path(path).read_bytes()
+    start = time.perf_counter()
+    try:
+        out, error = len(read_document(data, name, ReadOptions()).text), ""
+    except Exception as err:  # noqa: BLE001 - an error is a result here
+        out, error = 0, getattr(err, "code", None) or type(err).__name__
+    seconds = time.perf_counter() - start
+    peak = _status_kb("VmHWM")
+    print(json.dumps({"seconds": seconds, "peak_kb": peak, "before_kb": before, "chars": out, "error": error}))
+
+
+def hostile(scale: float) -> None:
+    import tempfile
+
+    sys.path.insert(0, str(HERE.parent / "tests" / "unit"))
+    import hostile_files  # noqa: F401 - the builders' namespace
+
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for case, (name, builder, small) in HOSTILE.items():
+            runs = []
+            for n in (max(1, int(small * scale)), max(4, int(4 * small * scale))):
+                data = eval(builder, vars(hostile_files), {"n": n})  # noqa: S307 - our own table
+                path = Path(folder, name)
+                path.write_bytes(data)
+                done = subprocess.run([sys.executable, __file__, "--hostile-case", str(path), name],
+                                      capture_output=True, text=True, check=True)
+                runs.append({"n": n, "bytes": len(data), **json.loads(done.stdout.splitlines()[-1])})
+            small_run, large_run = runs
+            rows.append({"case": case, "runs": runs,
+                         "time_ratio": large_run["seconds"] / max(small_run["seconds"], 1e-6)})
+    # peak: memory above the bare import (the file's bytes included); per MB of input and of output.
+    print(f"{'case':<36}{'in MB':>7}{'out MB':>8}{'s':>7}{'peak MB':>8}{'/in':>7}{'/out':>7}  result")
+    for row in rows:
+        for run in row["runs"]:
+            peak = (run["peak_kb"] - run["before_kb"]) / 1024
+            size, out = run["bytes"] / corpus.MB, run["chars"] / corpus.MB
+            per_out = f"{peak / out:7.1f}" if out >= 0.01 else f"{'-':>7}"
+            print(f"{row['case'] if run is row['runs'][0] else '':<36}{size:>7.2f}{out:>8.2f}{run['seconds']:>7.2f}"
+                  f"{peak:>8.0f}{peak / size:>7.1f}{per_out}  {run['error'] or 'read'}")
+        print(f"{'':<36}time x {row['time_ratio']:.1f} for 4x the input")
+    OUT.mkdir(exist_ok=True)
+    (OUT / "bench_readers_hostile.json").write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--size", type=int, default=corpus.MB)
+    parser.add_argument("--hostile", action="store_true", help="the worst case of each reader at two sizes")
+    parser.add_argument("--scale", type=float, default=1.0, help="scale the --hostile sizes")
+    parser.add_argument("--hostile-case", nargs=2, metavar=("PATH", "NAME"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.hostile_case:
+        hostile_case(*args.hostile_case)
+        return
+    if args.hostile:
+        hostile(args.scale)
+        return
     tokenizer = get_tokenizer("cl100k_base")
     made, skipped = documents(args.size)
     rows = []

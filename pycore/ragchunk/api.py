@@ -47,13 +47,14 @@ from .compare import compare_steps
 from .errors import RagchunkError
 from .fields import FormErrors, read_calc_form
 from .options import SplitOptions, read_split_form
-from .readers import MARKDOWN_KINDS
+from .readers import MARKDOWN_KINDS, ReadOptions
 from .readers.formats import read_document
 from .readers.text import of_text
 from .records import Document, langchain_json, page_columns, records, to_jsonl
 from .stats import compute_stats
 from .steps import drive
-from .settings import DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_PAGE_BYTES_BY_KIND, MAX_PAGE_DOCUMENT_BYTES, form_spec
+from .settings import (DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_PAGE_BYTES_BY_KIND, MAX_PAGE_DOCUMENT_BYTES,
+                       MAX_PAGE_DOCUMENT_CHARS, form_spec)
 from .sizing import TokenSizer
 from .splitter import Prepared, Split, pack_steps, prepare_text
 from .structure import Structure
@@ -400,7 +401,7 @@ def _read_document(document: str | bytes, name: str, source: str = "") -> _Docum
             label = name or "the file"
             raise RagchunkError("text", f"{label} is empty (0 bytes): drop a file that holds text", "file_empty",
                                 {"name": name})
-        extracted = read_document(bytes(document), name)
+        extracted = read_document(bytes(document), name, ReadOptions(max_chars=MAX_PAGE_DOCUMENT_CHARS))
     else:
         extracted = of_text(document)
     text = check_text(extracted.text)

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NoReturn, TextIO
 
 from . import __version__
@@ -24,9 +24,11 @@ from .context import DEFAULT_CONTEXT
 from .corpus import CorpusSummary, read_source, split_corpus
 from .errors import NotTextError, RagchunkError
 from .fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_price
-from .files import STDIN, Found, cannot_read, find_files, read_file, same_file, shown_name
+from .files import (STDIN, Found, cannot_read, find_files, is_archive, printable, read_file, same_file, shown_name,
+                    zip_documents)
 from .options import SplitOptions, read_split_form
-from .settings import DEFAULT_CHARS_PER_TOKEN, DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_CHUNK_SIZE
+from .settings import (DEFAULT_CHARS_PER_TOKEN, DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS,
+                       MAX_CHUNK_SIZE, MAX_DOCUMENT_CHARS)
 from .stats import compute_stats, format_stats
 from .structure import BY_CHOICES
 from .readers import ReadOptions
@@ -57,6 +59,7 @@ FLAGS = {
     "model": "--model",
     "prefix": "--prefix",
     "context": "--context",
+    "max_chars": "--max-chars",
 }
 # calc, tokens and preview count a document whole; split sets its front matter apart as metadata.
 FRONT_MATTER_COUNTED = "front matter (--- or +++ at the start) is counted, though split leaves it out"
@@ -72,6 +75,12 @@ PREFIX_HELP = "leave room for the model's document prefix (e5 'passage: ', nomic
 # What --help says; main's docstring and the README say the same.
 EXIT_CODES = ("exit codes: 0 done; 1 a document that cannot be read or split, or PATH that holds no document"
               " (every command alike); 2 a bad flag or value; 130 interrupted; 70 a bug in ragchunk")
+
+
+def say(line: str) -> None:
+    """Print one line of ragchunk's on standard error, control characters escaped, so that no
+    file name (nor a reader's message quoting it) can forge a line or move the terminal."""
+    print(printable(line), file=sys.stderr)
 
 
 class UsageError(Exception):
@@ -202,6 +211,12 @@ def _add_walk_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exclude", metavar="GLOB", action="append", default=[],
                         help="leave out files of a folder whose path matches (repeatable)")
     parser.add_argument("--hidden", action="store_true", help="also read hidden files and folders (.name)")
+    parser.add_argument("--max-chars", metavar="N", default=str(MAX_DOCUMENT_CHARS),
+                        help="most characters of text one document may give, checked while it is read; a document"
+                             " past it fails alone (default %(default)s)")
+    parser.add_argument("--follow-links", action="store_true",
+                        help="follow links that lead outside the folder given, and links to folders (by default"
+                             " they are skipped, and said)")
     parser.add_argument("--keep-boilerplate", action="store_true",
                         help="keep the navigation, headers, footers and tables of contents of HTML pages, "
                              "and the tables of contents of PDF, DOCX and EPUB files")
@@ -233,7 +248,7 @@ def read_document(path: str, stdin: TextIO, command: str, verb: str) -> str:
     try:
         document = read_source(found.source, data)
         for note in document.notes:
-            print(f"ragchunk: note: {note.get('message', '')}", file=sys.stderr)
+            say(f"ragchunk: note: {note.get('message', '')}")
         if not document.text.strip():
             raise RagchunkError("file", f"{found.source} holds no text: give a file with some words in it")
         return check_text(document.text)
@@ -327,6 +342,7 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors
     size = errors.attempt(read_count, "chunk_size", args.size, 1, MAX_CHUNK_SIZE)
     overlap = errors.attempt(read_count, "overlap", args.overlap, 0, MAX_CHUNK_SIZE - 1)
     price = errors.attempt(read_price, args.price) if args.price.strip() else None
+    read_options = _read_options(args, errors)
     if size is not None and overlap is not None:
         errors.attempt(check_chunking, size, overlap)
     if errors:
@@ -334,23 +350,20 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors
     model, name = counted_by(args)
     tokenizer = get_tokenizer(name)
     left_out: Counter = Counter()
-    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden, left_out)
+    found, problems = _find(args, left_out)
     failed = _say_problems(problems)
     lengths: list[int] = []
     skipped: Counter = Counter()
-    for item in found:
+    unreadable: list[str] = []
+    for source, data in _read_all(found, stdin, unreadable):
         try:
-            data = read_file(item, stdin)
-        except OSError as err:
-            failed = _say_problems([(item.source, cannot_read(item.source, err))])
-            continue
-        try:
-            text = _text_or_skip(item.source, data, skipped, ReadOptions(args.keep_boilerplate))
+            text = _text_or_skip(source, data, skipped, read_options)
         except RagchunkError as err:
-            failed = _say_problems([(item.source, err.message)])
+            failed = _say_problems([(source, err.message)])
             continue
         if text is not None:
             lengths.append(tokenizer.count(text))
+    failed = failed or bool(unreadable)
     result = plan_corpus(lengths, size, overlap, price)
     if args.json:
         data = {**result.to_json(), "skipped": dict(sorted(skipped.items())), "encoding": name}
@@ -424,24 +437,26 @@ def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         "context": args.context, "prefix": str(args.prefix)})
     errors = ErrorCollector()
     price = errors.attempt(read_price, args.price) if args.price.strip() else None
+    read_options = _read_options(args, errors)
     options = _read_form_with(form, errors)
     model = get_model(args.model) if args.model else None
     if price is None and model is not None:
         price = model.price_per_million
     left_out: Counter = Counter()
-    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden, left_out)
+    found, problems = _find(args, left_out)
     failed = _say_problems(problems)
     texts: list[tuple[str, str]] = []
     skipped: Counter = Counter()
-    for item in found:
+    unreadable: list[str] = []
+    for source, data in _read_all(found, stdin, unreadable):
         try:
-            text = _text_or_skip(item.source, read_file(item, stdin), skipped, ReadOptions(args.keep_boilerplate))
-        except (OSError, RagchunkError) as err:
-            failed = _say_problems([(item.source, err.message if isinstance(err, RagchunkError)
-                                     else cannot_read(item.source, err))])
+            text = _text_or_skip(source, data, skipped, read_options)
+        except RagchunkError as err:
+            failed = _say_problems([(source, err.message)])
             continue
         if text is not None:
-            texts.append((item.source, text))
+            texts.append((source, text))
+    failed = failed or bool(unreadable)
     rows = compare(texts, size=options.size, overlap=options.overlap, tokenizer=options.tokenizer, model=options.model,
                    price_per_million=price, context=options.context, prefix=options.prefix)
     if args.json:
@@ -530,9 +545,10 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     errors = ErrorCollector()
     jobs = usable_cpus() if args.jobs is None else errors.attempt(read_count, "jobs", args.jobs, 1, 1024, "processes")
     price = errors.attempt(read_price, args.price) if args.price.strip() else None
+    read_options = _read_options(args, errors)
     options = _read_form_with(form, errors)
     left_out: Counter = Counter()
-    found, problems = find_files(args.paths, args.include, args.exclude, args.hidden, left_out)
+    found, problems = _find(args, left_out)
     failed = _say_problems(problems)
     if not found and not problems:  # said before OUT is opened, so no empty OUT is left behind
         return _exit_code(args.paths, "split", 0, Counter(), left_out, False)
@@ -542,15 +558,7 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     unreadable: list[str] = []
 
     def documents() -> Iterator[tuple[str, bytes]]:
-        for item in found:
-            try:
-                data = read_file(item, stdin)
-            except OSError as err:
-                unreadable.append(item.source)
-                _say_problems([(item.source, cannot_read(item.source, err))])
-                progress.advance(item.size)
-                continue
-            yield item.source, data
+        return _read_all(found, stdin, unreadable, lambda item: progress.advance(item.size))
 
     kept = _without_output(found, args.output, args.paths)
     left_out["output"] += len(found) - len(kept)
@@ -558,20 +566,18 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     sizes = {f.source: f.size for f in found}
     writer = open_output(args.format, args.output, out)
     try:
-        read_options = ReadOptions(keep_boilerplate=args.keep_boilerplate)
         for result in split_corpus(documents(), options, jobs=min(jobs, max(1, len(found))), read_options=read_options):
             for note in result.notes:
-                print(f"ragchunk: note: {note}", file=sys.stderr)
+                say(f"ragchunk: note: {note}")
             if not (result.error or result.skipped or result.chunks):
                 # Text that is not blank always makes a chunk but for the front matter, which the
                 # splitter sets apart as metadata: a file of front matter alone has no chunk.
-                print(f"ragchunk: note: {result.source}: only front matter, no text to split", file=sys.stderr)
+                say(f"ragchunk: note: {result.source}: only front matter, no text to split")
             if result.error:
                 flag = FLAGS.get(result.field, "")
                 named = result.field == "file" and result.error.startswith(result.source)
                 where = "" if named else f"{result.source}: "  # a reader's message names the file itself
-                print(f"ragchunk: error: {where}{f'{flag}: ' if flag and flag != 'FILE' else ''}"
-                      f"{result.error}", file=sys.stderr)
+                say(f"ragchunk: error: {where}{f'{flag}: ' if flag and flag != 'FILE' else ''}{result.error}")
             writer.write(result.jsonl)
             summary.add(result)
             progress.advance(sizes.get(result.source, 0))
@@ -580,12 +586,13 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         progress.close()
         whole = ("the output holds whole records only" if args.output else
                  "standard output may end inside the record that was being written")
-        print(f"ragchunk: interrupted after {summary.documents:,} documents: {whole}", file=sys.stderr)
+        say(f"ragchunk: interrupted after {summary.documents:,} documents: {whole}")
         return EXIT_INTERRUPTED
     writer.close()
     progress.close()
     if args.stats:
-        print(format_corpus(summary, options.sizing.name, options.size, price), file=sys.stderr)
+        for line in format_corpus(summary, options.sizing.name, options.size, price).splitlines():
+            say(line)
     return _exit_code(args.paths, "split", summary.documents, summary.skipped, left_out,
                       bool(failed or unreadable or summary.failed))
 
@@ -603,7 +610,7 @@ def _without_output(found: list[Found], output: str | None, paths: Sequence[str]
             if str(item.path) in paths or item.source in paths:
                 raise RagchunkError("output", f"OUT ({shown_name(output)}) is also an input: writing it would empty it"
                                               " before it is read; write the chunks to another file")
-            print(f"ragchunk: note: {item.source} is OUT, so it is not read as an input", file=sys.stderr)
+            say(f"ragchunk: note: {item.source} is OUT, so it is not read as an input")
             return [f for f in found if f is not item]
     return found
 
@@ -613,7 +620,7 @@ def _exit_code(paths: Sequence[str], verb: str, documents: int, skipped: Counter
     """The exit code of a command over PATH: 1 when a file failed (said as it was met), or
     when PATH held no document (said here: :func:`no_document`); else 0."""
     if not documents and not failed:
-        print(f"ragchunk: error: {no_document(paths, verb, skipped, left_out)}", file=sys.stderr)
+        say(f"ragchunk: error: {no_document(paths, verb, skipped, left_out)}")
         return EXIT_FAILED
     return EXIT_FAILED if failed else 0
 
@@ -641,16 +648,62 @@ def no_document(paths: Sequence[str], verb: str, skipped: Counter, left_out: Cou
         why.append(f"{left_out['hidden']:,} hidden, which --hidden reads")
     if left_out["output"]:
         why.append("OUT is not read as an input")
+    if left_out["link"]:
+        why.append(f"{left_out['link']:,} {'link' if left_out['link'] == 1 else 'links'} not followed, which"
+                   " --follow-links follows")
+    if left_out["special"]:
+        why.append(f"{left_out['special']:,} FIFO, device or socket, never read")
     if not why:
         why.append(f"no file in {'it' if len(paths) == 1 else 'them'}")
     holds = "holds" if len(paths) == 1 else "hold"
     return f"{where} {holds} no document to {verb} ({'; '.join(why)}): ragchunk reads {readable_formats()}"
 
 
+def _read_options(args: argparse.Namespace, errors: ErrorCollector) -> ReadOptions:
+    """How the walk flags say to read (--keep-boilerplate, --max-chars); a bad --max-chars joins ``errors``."""
+    limit = errors.attempt(read_count, "max_chars", args.max_chars, 1, 10**12, "characters")
+    return ReadOptions(args.keep_boilerplate, MAX_DOCUMENT_CHARS if limit is None else limit)
+
+
+def _read_all(found: Sequence[Found], stdin: TextIO, unreadable: list[str],
+              done: Callable[[Found], None] | None = None) -> Iterator[tuple[str, bytes]]:
+    """``(source, bytes)`` of each found file, and of each document in a .zip (``docs.zip/guide.md``,
+    within the page's bounds: :func:`ragchunk.files.zip_documents`). A file or archive that
+    cannot be read is said, its source added to ``unreadable``, and the others go on."""
+    for item in found:
+        try:
+            data = read_file(item, stdin)
+        except OSError as err:
+            unreadable.append(item.source)
+            _say_problems([(item.source, cannot_read(item.source, err))])
+            if done is not None:
+                done(item)
+            continue
+        if not is_archive(item.source, data):
+            yield item.source, data
+            continue
+        try:
+            yield from zip_documents(item.source, data)
+        except ValueError as err:
+            unreadable.append(item.source)
+            _say_problems([(item.source, f"{item.source} {err}")])
+        if done is not None:
+            done(item)
+
+
+def _find(args: argparse.Namespace, left_out: Counter) -> tuple[list[Found], list[tuple[str, str]]]:
+    """The files of PATH by the walk flags; each link or special file skipped is said in a note."""
+    notes: list[str] = []
+    found = find_files(args.paths, args.include, args.exclude, args.hidden, left_out, args.follow_links, notes)
+    for note in notes:
+        say(f"ragchunk: note: {note}")
+    return found
+
+
 def _say_problems(problems: Sequence[tuple[str, str]]) -> bool:
     """Say each ``(path, reason)``: the reason after the path, or alone when it names the file itself."""
     for path, reason in problems:
-        print(f"ragchunk: error: {reason if reason.startswith(path) else f'{path}: {reason}'}", file=sys.stderr)
+        say(f"ragchunk: error: {reason if reason.startswith(path) else f'{path}: {reason}'}")
     return bool(problems)
 
 
@@ -839,28 +892,28 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
                 "compare": lambda: run_compare(args, out, stdin)}[args.command]()
         out.flush()  # here, so that a full disk is said as such, not at exit
     except UsageError as err:
-        print(f"ragchunk: error: {err}", file=sys.stderr)
+        say(f"ragchunk: error: {err}")
         return EXIT_USAGE
     except DocumentError as failed:  # its message names the file, as split's and calc's do
-        print(f"ragchunk: error: {failed.error.message}", file=sys.stderr)
+        say(f"ragchunk: error: {failed.error.message}")
         return EXIT_FAILED
     except RagchunkError as err:
         errors = err.errors if isinstance(err, FormErrors) else [err]
         for error in errors:
-            print(f"ragchunk: error: {FLAGS.get(error.field, error.field)}: {error.message}", file=sys.stderr)
+            say(f"ragchunk: error: {FLAGS.get(error.field, error.field)}: {error.message}")
         return EXIT_USAGE
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
-        print("ragchunk: interrupted", file=sys.stderr)
+        say("ragchunk: interrupted")
         return EXIT_INTERRUPTED
     except OSError as err:  # writing the output failed (a full disk, a closed terminal)
-        print(f"ragchunk: error: cannot write the output: {err.strerror or err}", file=sys.stderr)
+        say(f"ragchunk: error: cannot write the output: {err.strerror or err}")
         return EXIT_FAILED
     except Exception as err:  # a bug: one line, never a traceback (RAGCHUNK_DEBUG=1 shows it)
         if os.environ.get("RAGCHUNK_DEBUG"):
             raise
-        print(f"ragchunk: internal error: {type(err).__name__}: {err} (this is a bug in ragchunk; "
-              "RAGCHUNK_DEBUG=1 shows where)", file=sys.stderr)
+        say(f"ragchunk: internal error: {type(err).__name__}: {err} (this is a bug in ragchunk; "
+            "RAGCHUNK_DEBUG=1 shows where)")
         return EXIT_INTERNAL
     return code or 0

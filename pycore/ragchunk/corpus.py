@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+from multiprocessing.connection import wait
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -26,6 +27,7 @@ from .errors import NotTextError, RagchunkError
 from .options import SplitOptions
 from .readers import MARKDOWN_KINDS, Extracted, ReadOptions
 from .readers.formats import read_document
+from .readers.safety import text_too_large
 from .readers.text import of_text
 from .records import Document, jsonl_line, records
 from .splitter import split_with
@@ -42,7 +44,8 @@ class DocumentResult(NamedTuple):
     embed (its ``embed_tokens`` when it has context lines).
     ``skipped`` is the kind of a file that is not a document (``"pdf"``, ``"png"``,
     ``"empty"`` ...) and ``error`` the reason a document could not be read or split
-    (``field`` names the setting at fault when it is one, e.g. ``chunk_size``).
+    (``field`` names the setting at fault when it is one, e.g. ``chunk_size``; ``code`` is the
+    error's stable code, e.g. ``reader_failed``, ``worker_died``, ``document_out_of_memory``).
     """
 
     source: str
@@ -55,6 +58,7 @@ class DocumentResult(NamedTuple):
     error: str = ""
     notes: tuple[str, ...] = ()
     field: str = ""
+    code: str = ""
 
     @property
     def chunks(self) -> int:
@@ -75,6 +79,9 @@ def read_source(source: str, document: str | bytes | Extracted, read_options: Re
     elif isinstance(document, (bytes, bytearray, memoryview)):
         extracted = read_document(bytes(document), source, read_options)
     else:
+        limit = (read_options or ReadOptions()).max_chars
+        if len(document) > limit:
+            raise text_too_large(source, limit)
         extracted = of_text(document)
     return Document(source, check_text(extracted.text) if extracted.text.strip() else extracted.text,
                     extracted.title, extracted.kind, extracted.pages, extracted.anchors, extracted.notes)
@@ -103,31 +110,181 @@ def split_document(source: str, document: str | bytes | Extracted, options: Spli
         notes = tuple(note.get("message", "") for note in doc.notes)
         if not doc.text.strip():
             return DocumentResult(source, skipped="empty", notes=notes)
-        result = split_with(doc.text, options, threads=threads, markdown_titles=doc.kind in MARKDOWN_KINDS)
+        try:
+            result = split_with(doc.text, options, threads=threads, markdown_titles=doc.kind in MARKDOWN_KINDS)
+            jsonl = "".join(jsonl_line(record) for record in records(result, doc))
+        except (RagchunkError, MemoryError):
+            raise
+        except Exception as err:  # noqa: BLE001 - one document fails alone, whatever the splitter met
+            raise split_failed(source, err) from err
     except NotTextError as err:
         return DocumentResult(source, skipped=str(err.params.get("kind", "binary")))
     except RagchunkError as err:
-        return DocumentResult(source, error=err.message, notes=notes, field=err.field)
-    jsonl = "".join(jsonl_line(record) for record in records(result, doc))
+        return DocumentResult(source, error=err.message, notes=notes, field=err.field, code=err.code or "")
+    except MemoryError:
+        err = out_of_memory(source)
+        return DocumentResult(source, error=err.message, notes=notes, field=err.field, code=err.code or "")
+    except Exception as err:  # noqa: BLE001 - a text given as text meets no reader, yet must fail alone too
+        failed = split_failed(source, err)
+        return DocumentResult(source, error=failed.message, notes=notes, field=failed.field, code=failed.code or "")
     return DocumentResult(source, jsonl, len(doc.text), result.document_tokens,
                           tuple(c.embedded_tokens for c in result.chunks), result.stats.overlap_tokens, notes=notes)
 
 
+def split_failed(source: str, err: BaseException) -> RagchunkError:
+    """``split_failed``: splitting ``source`` met an exception; the document fails alone.
+
+    >>> split_failed("a.md", ValueError("bad")).message  # doctest: +ELLIPSIS
+    'a.md could not be split (ValueError: bad): this is a bug in ragchunk; ...'
+    """
+    detail = f"{type(err).__name__}: {err}"
+    detail = detail if len(detail) <= 200 else detail[:199] + "…"
+    return RagchunkError("file", f"{source or 'the document'} could not be split ({detail}): this is a bug in ragchunk;"
+                         " report it with the file, and split the other documents meanwhile", "split_failed",
+                         {"name": source, "detail": detail})
+
+
+def out_of_memory(source: str) -> RagchunkError:
+    """``document_out_of_memory``: reading or splitting ``source`` needed more memory than there is.
+
+    >>> out_of_memory("big.docx").message  # doctest: +ELLIPSIS
+    'big.docx needs more memory than this machine gave it: split it into smaller files, ...'
+    """
+    return RagchunkError("file", f"{source or 'the document'} needs more memory than this machine gave it: split it"
+                         " into smaller files, or run it alone with more memory", "document_out_of_memory",
+                         {"name": source})
+
+
 # --- many documents ----------------------------------------------------------------------
 
-_WORKER_OPTIONS: list = []
-
-
-def _start_worker(options: SplitOptions, read_options: ReadOptions | None) -> None:
-    # Ctrl-C reaches every process of the terminal's group: the parent stops the pool, so a
-    # worker ignores it (a worker that died of it would leave the parent waiting for its batch).
+def _serve(connection: Any, options: SplitOptions, read_options: ReadOptions | None) -> None:
+    """A worker process: split each batch it receives and send back its results; ``None`` ends it."""
+    # Ctrl-C reaches every process of the terminal's group: the parent stops the workers, so a
+    # worker ignores it (a worker that died of it would be taken for one that crashed).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER_OPTIONS[:] = [options, read_options]
+    while True:
+        try:
+            batch = connection.recv()
+        except (EOFError, OSError):
+            return
+        if batch is None:
+            return
+        connection.send([(number, split_document(source, document, options, read_options=read_options))
+                         for number, source, document in batch])
 
 
-def _work(batch: list[tuple[str, str | bytes]]) -> list[DocumentResult]:
-    return [split_document(source, document, _WORKER_OPTIONS[0], read_options=_WORKER_OPTIONS[1])
-            for source, document in batch]
+def worker_died(source: str, exitcode: int | None) -> DocumentResult:
+    """The result of a document whose worker process died twice while splitting it (killed by
+    the system's memory killer, most often, or a crash in native code).
+
+    >>> worker_died("big.pdf", -9).error  # doctest: +ELLIPSIS
+    "big.pdf stopped the worker process that read it twice (killed by signal 9, ..."
+    """
+    how = f"killed by signal {-exitcode}" if exitcode is not None and exitcode < 0 else f"exit code {exitcode}"
+    err = RagchunkError("file", f"{source or 'the document'} stopped the worker process that read it twice ({how},"
+                        " most often the system's memory killer): split it into smaller files, or run it alone"
+                        " with more memory", "worker_died", {"name": source, "how": how})
+    return DocumentResult(source, error=err.message, field=err.field, code=err.code or "")
+
+
+class _Worker:
+    """One worker process, its end of the pipe, and the batch it holds (None when idle)."""
+
+    def __init__(self, context: Any, options: SplitOptions, read_options: ReadOptions | None) -> None:
+        self.connection, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs, options, read_options), daemon=True)
+        self.process.start()
+        theirs.close()
+        self.batch: list[tuple[int, str, Any]] | None = None
+        self.retry = False
+
+    def give(self, batch: list[tuple[int, str, Any]], retry: bool) -> None:
+        self.batch, self.retry = batch, retry
+        self.connection.send(batch)
+
+    def stop(self, wait: float = 1.0) -> None:
+        try:
+            self.connection.send(None)
+        except (OSError, ValueError):
+            pass
+        self.process.join(wait)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.connection.close()
+
+
+def _pooled(batches: Iterator[list[tuple[str, str | bytes]]], options: SplitOptions, jobs: int,
+            read_options: ReadOptions | None, context: str | None) -> Iterator[DocumentResult]:
+    """The results of ``batches`` split by ``jobs`` worker processes, in order.
+
+    Each worker holds one batch at a time, so the parent always knows which documents a
+    worker held when it died: those are sent again one by one to a fresh worker, and a
+    document whose worker dies again gets :func:`worker_died`. Batches are read only as
+    far ahead as :data:`AHEAD` results wait for an earlier, slower one.
+    """
+    ctx = multiprocessing.get_context(context)
+    workers = [_Worker(ctx, options, read_options) for _ in range(jobs)]
+    done: dict[int, DocumentResult] = {}
+    retries: list[tuple[int, str, Any]] = []
+    next_out = 0
+    sent = 0
+    exhausted = False
+    try:
+        while True:
+            for index, worker in enumerate(workers):
+                if worker.batch is not None:
+                    continue
+                if retries:
+                    workers[index].give([retries.pop(0)], True)
+                elif not exhausted and sent - next_out < AHEAD * jobs * BATCH_DOCUMENTS:
+                    batch = next(batches, None)
+                    if batch is None:
+                        exhausted = True
+                        continue
+                    numbered = [(sent + i, source, document) for i, (source, document) in enumerate(batch)]
+                    sent += len(batch)
+                    worker.give(numbered, False)
+            while next_out in done:
+                yield done.pop(next_out)
+                next_out += 1
+            busy = [worker for worker in workers if worker.batch is not None]
+            if not busy:
+                if exhausted and not retries:
+                    return
+                continue
+            ready = wait([w.connection for w in busy] + [w.process.sentinel for w in busy])
+            for index, worker in enumerate(workers):
+                if worker.batch is None or (worker.connection not in ready and worker.process.sentinel not in ready):
+                    continue
+                results = None
+                if worker.connection in ready:
+                    try:
+                        results = worker.connection.recv()
+                    except (EOFError, OSError):
+                        results = None
+                if results is not None:
+                    done.update(results)
+                    worker.batch = None
+                    continue
+                # The worker died holding its batch: its documents go again, one by one, to a fresh one.
+                worker.process.join()
+                if worker.retry:
+                    number, source, _ = worker.batch[0]
+                    done[number] = worker_died(source, worker.process.exitcode)
+                else:
+                    retries.extend(worker.batch)
+                worker.connection.close()
+                workers[index] = _Worker(ctx, options, read_options)
+    finally:
+        for worker in workers:
+            if worker.batch is not None:
+                worker.process.kill()
+            worker.stop()
+
+
+#: How many batches per worker may be read ahead of the next result to yield.
+AHEAD = 4
 
 
 #: A batch sent to a worker holds at most this many documents and, past its first, this many
@@ -164,7 +321,10 @@ def split_corpus(documents: Iterable[tuple[str, str | bytes]], options: SplitOpt
     thread per split); ``context`` names the multiprocessing start method ("spawn",
     "fork", "forkserver"; default: the platform's). Worker processes need options they can
     receive: a registry name or a :class:`ragchunk.tokenizers.CharEstimate` as the
-    tokenizer. Closing the iterator stops the workers.
+    tokenizer. Closing the iterator stops the workers. A document never stops the others:
+    one that fails gets its error (:func:`split_document`), and one whose worker process
+    dies (the memory killer) is tried again alone in a fresh worker, then reported
+    (``worker_died``).
 
     >>> from ragchunk.options import SplitOptions
     >>> [r.source for r in split_corpus([("b.md", "Two."), ("a.md", "One.")], SplitOptions(size=8, overlap=0))]
@@ -182,16 +342,7 @@ def split_corpus(documents: Iterable[tuple[str, str | bytes]], options: SplitOpt
             "tokenizer",
             "a tokenizer object cannot be sent to worker processes: pass its registry name, or use jobs=1",
         )
-    pool = multiprocessing.get_context(context).Pool(jobs, _start_worker, (options, read_options))
-    try:
-        # Small batches keep the order cheap and the memory bounded: imap reads ahead only as
-        # far as the workers have room.
-        for results in pool.imap(_work, _batches(documents)):
-            yield from results
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+    yield from _pooled(_batches(documents), options, jobs, read_options, context)
 
 
 @dataclass

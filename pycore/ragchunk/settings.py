@@ -25,6 +25,13 @@ MAX_PRICE_PER_MILLION = 1_000_000.0
 MAX_TOTAL_TOKENS = 2**53 - 1
 # The library and the CLI: a guard against the wrong file, not a memory budget.
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+# Characters a reader may extract from one document (``--max-chars``, ``ReadOptions.max_chars``),
+# checked while reading: a 4 MB Word file can inflate to 500 MB of text within the ZIP
+# ratio check, and a few PDF pages can draw one content stream hundreds of times. The
+# bound is on what comes out, so a reader stops early instead of filling the memory.
+MAX_DOCUMENT_CHARS = 64 * 1024 * 1024
+# The page's bound on extracted characters: its documents stop at 50,000,000 bytes.
+MAX_PAGE_DOCUMENT_CHARS = 50_000_000
 # The page (Pyodide in a worker, one wasm32 heap of at most 4 GiB). Measured with
 # bench/bench_memory.py on 1 MB of real Markdown repeated: splitting 10 MB peaks at
 # ~1 GiB of renderer memory and 50 MB at ~3.5 GiB (58 s); a split needs ~65 bytes of
@@ -57,6 +64,7 @@ LABELS: dict[str, str] = {
     "prefix": "prefix",
     "context": "context",
     "jobs": "jobs",
+    "max_chars": "most characters of a document",
 }
 
 # A value of each field that a message offers as an example of what to type.
@@ -106,6 +114,7 @@ def form_spec() -> dict[str, object]:
             "documents": MAX_DOCUMENTS,
             "document_bytes": MAX_PAGE_DOCUMENT_BYTES,
             "document_bytes_by_kind": dict(MAX_PAGE_BYTES_BY_KIND),
+            "document_chars": MAX_PAGE_DOCUMENT_CHARS,
         },
         "encodings": dict(ENCODINGS),
         # The open models' tokenizers and the tables the page fetches (assets/tables/<file>) for each.

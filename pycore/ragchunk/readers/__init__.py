@@ -27,14 +27,18 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..settings import MAX_DOCUMENT_CHARS
+
 
 @dataclass(frozen=True, slots=True)
 class ReadOptions:
     """How to read: ``keep_boilerplate`` keeps HTML navigation (nav, header, footer, aside,
     tables of contents) and the tables of contents of PDF, DOCX and EPUB files, which are
-    dropped by default."""
+    dropped by default. ``max_chars`` bounds the characters a reader extracts from one
+    document, checked while it reads (``text_too_large``, see :func:`.safety.text_too_large`)."""
 
     keep_boilerplate: bool = False
+    max_chars: int = MAX_DOCUMENT_CHARS
 
 
 @dataclass(frozen=True, slots=True)

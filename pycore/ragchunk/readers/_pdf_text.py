@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from ._pdf_ops import operations
 
-__all__ = ["FontCache", "FontInfo", "PageText", "Run", "display_matrix", "page_text"]
+__all__ = ["ContentBudget", "FontCache", "FontInfo", "PageText", "Run", "TooMuchContent", "display_matrix", "page_text"]
 
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -27,6 +27,48 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 # deeper) is read without the rest of its forms rather than taking unbounded work.
 MAX_FORM_CALLS = 2_000
 MAX_FORM_DEPTH = 12
+# Decoded content one page may draw (its streams and forms together): a page of dense text
+# is ~100 KB; a stream drawn again by every page (400 pages of one 4.5 MB stream) is work
+# that grows with pages times size, from a file of a few kilobytes.
+MAX_PAGE_CONTENT = 16 * 1024 * 1024
+
+
+class TooMuchContent(Exception):
+    """A page's content (``page``) or the file's (``file``) is past its budget (:class:`ContentBudget`)."""
+
+    def __init__(self, scope: str, drawn: int, limit: int) -> None:
+        super().__init__(scope)
+        self.scope = scope
+        self.drawn = drawn
+        self.limit = limit
+
+
+class ContentBudget:
+    """The decoded content bytes a PDF may draw: :data:`MAX_PAGE_CONTENT` per page, ``total`` in all.
+
+    >>> budget = ContentBudget(100)
+    >>> budget.start_page(); budget.take(60); budget.start_page(); budget.take(60)
+    Traceback (most recent call last):
+    ...
+    ragchunk.readers._pdf_text.TooMuchContent: file
+    """
+
+    def __init__(self, total: int, page: int = MAX_PAGE_CONTENT) -> None:
+        self.total = total
+        self.page_limit = page
+        self.drawn = 0
+        self.on_page = 0
+
+    def start_page(self) -> None:
+        self.on_page = 0
+
+    def take(self, size: int) -> None:
+        self.drawn += size
+        self.on_page += size
+        if self.drawn > self.total:
+            raise TooMuchContent("file", self.drawn, self.total)
+        if self.on_page > self.page_limit:
+            raise TooMuchContent("page", self.on_page, self.page_limit)
 # Weight names that mark a bold face in a font's /BaseFont (after the subset prefix).
 _BOLD_WORDS = ("bold", "black", "heavy", "semibold", "demibold", "demi", "extrabold", "ultrabold")
 _FORCE_BOLD = 1 << 18
@@ -288,9 +330,10 @@ def _actual_text(properties: Any) -> str | None:
 class _Interpreter:
     """Reads the text operators of one page (and its forms) into runs."""
 
-    def __init__(self, reader: Any, fonts: FontCache) -> None:
+    def __init__(self, reader: Any, fonts: FontCache, budget: ContentBudget | None = None) -> None:
         self.reader = reader
         self.fonts = fonts
+        self.budget = budget
         # Runs and visible characters by direction (see _direction), in the frame where
         # that direction reads left to right; the page keeps the direction of most text.
         self.runs: tuple[list[Run], ...] = ([], [], [], [])
@@ -317,7 +360,9 @@ class _Interpreter:
             parts = [part for part in (item.get_object() for item in contents) if isinstance(part, StreamObject)]
         else:
             return PageText([], 0, height, display)
-        data = b"\n".join([part.get_data() for part in parts])
+        if self.budget is not None:
+            self.budget.start_page()
+        data = b"\n".join([self._data(part) for part in parts])
         for part in parts:
             # pypdf keeps each decoded stream beside the encoded one; a page is read once, so
             # dropping it keeps memory to the file's size rather than its decompressed size.
@@ -331,6 +376,13 @@ class _Interpreter:
         skipped = self.skipped + sum(chars) - chars[direction]
         frame_height = height if direction % 2 == 0 else width
         return PageText(self.runs[direction], skipped, frame_height, _mult(display, self.frames[direction]))
+
+    def _data(self, stream: Any) -> bytes:
+        """The decoded bytes of a content stream or form, counted against the budget."""
+        data = stream.get_data()
+        if self.budget is not None:
+            self.budget.take(len(data))
+        return data
 
     def _font_resource(self, resources: Any, name: Any) -> _Font | None:
         try:
@@ -480,12 +532,12 @@ class _Interpreter:
         own = own.get_object() if own is not None else resources
         self.forms_open.add(key)
         try:
-            self.run_ops(operations(form.get_data()), own, inner, depth + 1)
+            self.run_ops(operations(self._data(form)), own, inner, depth + 1)
         finally:
             self.forms_open.discard(key)
 
 
-def page_text(reader: Any, page: Any, fonts: FontCache) -> PageText:
+def page_text(reader: Any, page: Any, fonts: FontCache, budget: ContentBudget | None = None) -> PageText:
     """The runs of text on ``page`` of ``reader`` (a pypdf ``PdfReader``), in stream order.
 
     The page is read in the direction most of its text runs (by characters; upright as
@@ -495,7 +547,10 @@ def page_text(reader: Any, page: Any, fonts: FontCache) -> PageText:
     counted in ``skipped_chars``. ``height`` and ``matrix`` describe that reading frame:
     y goes up the lines, the origin is the frame's lower left corner.
 
-    Raises whatever pypdf raises for a damaged page; the caller turns it into an error.
+    ``budget`` (shared by the pages of one file) bounds the decoded content drawn.
+
+    Raises whatever pypdf raises for a damaged page, and :class:`TooMuchContent`; the
+    caller turns them into an error.
     """
-    return _Interpreter(reader, fonts).page(page)
+    return _Interpreter(reader, fonts, budget).page(page)
 

@@ -70,6 +70,7 @@ from collections.abc import Callable
 from functools import partial
 
 from . import Extracted, ReadOptions
+from .safety import text_too_large
 from ._math import INVISIBLE_OPERATORS, MAX_MATH_NESTING, grouped
 from .safety import Archive, file_error, iter_entry, open_zip, parse_xml, read_entry
 from .writer import HTML_SPACE, MarkdownWriter, collapse, table_cell
@@ -445,7 +446,10 @@ class _Body:
         self.collect = collect
         self.collected: dict[str, list[str]] = {}
         self.note_id: str | None = None
-        self.out = MarkdownWriter()
+        self.out = MarkdownWriter(options.max_chars, name)
+        # Text seen in the part, written or not yet (one paragraph can be the whole file).
+        self.seen = 0
+        self.max_chars = options.max_chars
         self.paragraphs: list[_Paragraph] = []
         self.tables: list[_Table] = []
         self.skip = 0  # open elements whose text is not the document's (deletions, fallbacks)
@@ -665,6 +669,9 @@ class _Body:
 
     def text(self, data: str) -> None:
         if self.in_text and not self.skip and self.paragraphs and not (self.fields and not self.fields[-1]):
+            self.seen += len(data)
+            if self.seen > self.max_chars:
+                raise text_too_large(self.name, self.max_chars)
             (self.math[-1].parts if self.math else self.paragraphs[-1].pieces).append(data)
 
     # --- blocks ---------------------------------------------------------------------

@@ -41,11 +41,13 @@ entities, XML that is not well formed).
 from __future__ import annotations
 
 import posixpath
+import re
 from bisect import bisect_left
 from urllib.parse import unquote
 
 from ..markdown import parse_blocks
 from . import Extracted, ReadOptions, boilerplate_note
+from .safety import text_too_large
 from .html import convert_chapter, decode_html, toc_links
 from .safety import Archive, file_error, open_zip, parse_xml, read_entry
 from .writer import collapse
@@ -58,6 +60,8 @@ DC_TITLE = "http://purl.org/dc/elements/1.1/}title"
 PREAMBLE_CHARS = 200
 CONTAINER_ROOTFILE = "urn:oasis:names:tc:opendocument:xmlns:container}rootfile"
 NCX = "http://www.daisy.org/z3986/2005/ncx/}"
+# A DOCTYPE with an internal subset ("<!DOCTYPE html [ ... ]>"): entity declarations live there.
+DTD_SUBSET = re.compile(r"<!DOCTYPE[^>\[]{0,1024}\[", re.IGNORECASE)
 _CHAPTER_TYPES = frozenset(("application/xhtml+xml", "text/html", "application/xml", "text/xml"))
 
 
@@ -92,6 +96,10 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
             continue
         raw = read_entry(archive, path)
         text, decode_notes = decode_html(raw, f"{name}: {href}")
+        if DTD_SUBSET.search(text, 0, 4096):
+            # The HTML reader would read the declarations as text ("]>") and leave "&xxe;" as it is.
+            raise file_error(name, "xml_entities", f"has an XML part ({path}) that declares entities, which documents"
+                             " never need and attacks use", "save it again from the program that made it", part=path)
         notes.extend(decode_notes)
         prefix = href.split("#", 1)[0]
         chapter, first = convert_chapter(text, name, options, xml=True, anchor_prefix=prefix + "#")
@@ -121,6 +129,8 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
         anchors.extend((size + offset, anchor) for offset, anchor in chapter_anchors)
         parts.append(body)
         size += len(body)
+        if size > options.max_chars:
+            raise text_too_large(name, options.max_chars)
     if dropped:
         notes.append(boilerplate_note(name, dropped))
     return Extracted("".join(parts), "epub", package.title, (), tuple(anchors), tuple(notes))

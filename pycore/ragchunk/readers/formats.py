@@ -142,8 +142,10 @@ def read_document(data: bytes, name: str = "", options: ReadOptions | None = Non
 
     Raises:
         RagchunkError: ``file_too_large`` above :data:`ragchunk.settings.MAX_DOCUMENT_BYTES`,
-            ``pdf_unsupported`` when this build has no PDF reader, and every error of the
-            chosen reader (each one names the file, what is wrong and the fix).
+            ``pdf_unsupported`` when this build has no PDF reader, every error of the
+            chosen reader (each one names the file, what is wrong and the fix), and
+            ``reader_failed`` for any other exception the reader meets (:func:`reader_failed`).
+        MemoryError: the document needs more memory than there is (the caller says so).
     """
     options = options or ReadOptions()
     if len(data) > MAX_DOCUMENT_BYTES:
@@ -152,7 +154,30 @@ def read_document(data: bytes, name: str = "", options: ReadOptions | None = Non
                             f"{MAX_DOCUMENT_BYTES:,} bytes; split it first", "file_too_large",
                             {"name": name, "size": len(data), "limit": MAX_DOCUMENT_BYTES})
     kind = reader_for(name, data)
-    return _reader(kind, name)(data, name, options)
+    read = _reader(kind, name)
+    try:
+        return read(data, name, options)
+    except (RagchunkError, MemoryError):
+        raise
+    except Exception as err:  # noqa: BLE001 - one bad file must fail alone, whatever its reader met
+        raise reader_failed(name, kind, err) from err
+
+
+def reader_failed(name: str, kind: str, err: BaseException) -> RagchunkError:
+    """``reader_failed``: the reader of ``kind`` met something it does not handle in ``name``.
+
+    The file fails alone (the run goes on); the message names the exception, cut short, so
+    that a report of it can be acted on.
+
+    >>> print(reader_failed("a.html", "html", LookupError("unknown encoding: rot13")).message)  # doctest: +ELLIPSIS
+    a.html could not be read by the HTML reader (LookupError: unknown encoding: rot13): it is damaged or unusual; ...
+    """
+    detail = f"{type(err).__name__}: {err}"
+    detail = detail if len(detail) <= 200 else detail[:199] + "…"
+    shown = "notebook" if kind == "ipynb" else NAMES.get(kind, kind)
+    return file_error(name, "reader_failed", f"could not be read by the {shown} reader ({detail})",
+                      "it is damaged or unusual; save it again from the program that made it, or report it to"
+                      " ragchunk with the file", kind=kind, format=shown, detail=detail)
 
 
 def _reader(kind: str, name: str) -> Callable[[bytes, str, ReadOptions], Extracted]:

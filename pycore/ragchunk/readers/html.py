@@ -94,6 +94,7 @@ from ..errors import NotTextError
 from ..textio import sniff_kind
 from . import Extracted, ReadOptions, boilerplate_note
 from ._math import INVISIBLE_OPERATORS, MAX_MATH_NESTING, grouped
+from .charsets import codec_for, detect
 from .writer import MarkdownWriter, collapse, table_cell
 
 __all__ = ["convert", "convert_chapter", "decode_html", "read", "start_tag", "toc_links"]
@@ -158,10 +159,10 @@ _CLOSES_P = frozenset(
     h1 h2 h3 h4 h5 h6 header hgroup hr main menu nav ol p pre section summary table ul search li dd dt""".split()
 )
 _LISTS = ("ul", "ol", "menu", "dir")
+# Tables nested deeper than this in one another's cells are read as the cell's plain text.
+MAX_TABLE_NESTING = 16
 _CELLS = ("td", "th")
 _SECTIONS = frozenset(("section", "article"))
-_WHATWG_LATIN1 = frozenset(("iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "ascii", "us-ascii",
-                            "iso_8859-1", "cp819", "ibm819", "windows-1252"))
 # MathML, read as linear text the way readers/docx.py reads OMML (see the module docstring).
 # Token elements (their text is the equation's, white space trimmed), and the elements in which
 # HTML tags are content rather than the end of the math (the HTML standard's integration points).
@@ -205,18 +206,36 @@ def decode_html(data: bytes, name: str) -> tuple[str, list[dict]]:
     'Привет'
     >>> decode_html(b"caf\\xe9", "a.html")[1][0]["code"]
     'not_utf8'
+    >>> text, notes = decode_html(b'<meta charset="rot13"><p>Uryyb', "a.html")
+    >>> text[-5:], notes[0]["code"]
+    ('Uryyb', 'charset_ignored')
 
-    A declared ISO-8859-1 or ASCII is read as windows-1252, as browsers do; an unknown
-    charset is read as UTF-8, with a note. Invalid bytes become U+FFFD, with a note.
+    Only the labels of the WHATWG Encoding Standard are honoured (:mod:`.charsets`): a
+    declared ISO-8859-1 or ASCII is read as windows-1252 and UTF-16 as UTF-8, as browsers
+    do; a label the standard does not have (``rot13``, ``zlib``, ``utf-7``, EBCDIC
+    ``cp037``) is ignored with a note (``charset_ignored``, or ``unknown_charset`` when no
+    one knows it) and the bytes are detected: UTF-8 when valid, else windows-1252. A
+    UTF-16 byte order mark before bytes that are not UTF-16 (no NUL in the markup) is
+    ignored likewise (``bom_ignored``). Invalid bytes become U+FFFD, with a note.
 
     Raises:
         NotTextError: the bytes are a binary file (see :func:`ragchunk.textio.sniff_kind`).
     """
     label = name or "the file"
     notes: list[dict] = []
-    for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+    if data.startswith(b"\xef\xbb\xbf"):
+        return _decode(data[3:], "utf-8", name, notes), notes
+    for bom, codec in ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
         if data.startswith(bom):
-            return _decode(data[len(bom):], codec, name, notes), notes
+            rest = data[len(bom):]
+            # Markup in UTF-16 has a NUL in every ASCII character; none at all means the mark lies.
+            if len(rest) < 8 or b"\x00" in rest[:4096]:
+                return _decode(rest, codec, name, notes), notes
+            used = detect(rest)
+            notes.append({"code": "bom_ignored", "params": {"name": name, "charset": codec_label(used)},
+                          "message": f"{label} starts with a UTF-16 byte order mark, but its bytes are not UTF-16;"
+                                     f" it was read as {codec_label(used)}"})
+            return _decode(rest, used, name, notes), notes
     found = sniff_kind(data)
     if found is not None:
         kind, what = found
@@ -227,18 +246,24 @@ def decode_html(data: bytes, name: str) -> tuple[str, list[dict]]:
     match = XML_ENCODING.search(head, 0, 300) or META_CHARSET.search(head)
     codec = "utf-8"
     if match:
-        declared = match.group(1).lower()
-        if declared in _WHATWG_LATIN1:
-            codec = "cp1252"
-        elif declared.startswith("utf-16"):
-            codec = "utf-8"  # bytes that could be read this far are not UTF-16 (the standard says so too)
+        declared = match.group(1)
+        chosen = codec_for(declared)
+        if chosen is not None:
+            codec = chosen
         else:
+            codec = detect(data)
             try:
-                codec = codecs.lookup(declared).name
+                codecs.lookup(declared)
             except LookupError:
-                message = f"{label} declares an unknown charset ({match.group(1)}); it was read as UTF-8"
-                notes.append({"code": "unknown_charset", "params": {"name": name, "charset": match.group(1)},
-                              "message": message})
+                notes.append({"code": "unknown_charset", "params": {"name": name, "charset": declared,
+                                                                    "used": codec_label(codec)},
+                              "message": f"{label} declares an unknown charset ({declared}); it was read as"
+                                         f" {codec_label(codec)}"})
+            else:
+                notes.append({"code": "charset_ignored", "params": {"name": name, "charset": declared,
+                                                                    "used": codec_label(codec)},
+                              "message": f"{label} declares the charset {declared}, which a web page may not use"
+                                         f" (browsers ignore it too); it was read as {codec_label(codec)}"})
     return _decode(data, codec, name, notes), notes
 
 
@@ -277,7 +302,7 @@ def convert_chapter(text: str, name: str, options: ReadOptions, *, xml: bool = F
     ``xml`` reads XHTML (``<x/>`` closes ``x``) and leaves ``<title>`` out of the text;
     ``anchor_prefix`` goes in front of every anchor (the chapter's file name and ``#``).
     """
-    builder = _Builder(options, xml, anchor_prefix)
+    builder = _Builder(options, xml, anchor_prefix, name)
     builder.run(text)
     out = builder.out
     body = out.text()
@@ -332,11 +357,11 @@ class _MathNode:
 class _Builder:
     """Turns tokens into Markdown through a :class:`MarkdownWriter`, keeping the open elements on a stack."""
 
-    def __init__(self, options: ReadOptions, xml: bool, anchor_prefix: str) -> None:
+    def __init__(self, options: ReadOptions, xml: bool, anchor_prefix: str, name: str = "") -> None:
         self.keep = options.keep_boilerplate
         self.xml = xml
         self.prefix = anchor_prefix
-        self.out = MarkdownWriter()
+        self.out = MarkdownWriter(options.max_chars, name)
         self.stack: list[_Open] = []
         self.open_at: dict[str, list[int]] = {}
         self.drop = 0  # open elements whose content is dropped
@@ -346,6 +371,7 @@ class _Builder:
         self.term_group: int | None = None  # the latest definition term's, for its definitions
         self.captures: list[tuple[str, list[str]]] = []  # heading or pre text being collected
         self.tables: list[_Table] = []
+        self.deep_tables = 0  # open tables nested past MAX_TABLE_NESTING (read as plain cell text)
         self.sections: list[list] = []  # [id, used] of open section/article elements with an id
         self.pending_anchor = ""
         self.pending_at = -1
@@ -594,6 +620,17 @@ class _Builder:
         anchor = attrs.get("id") or (attrs.get("name") if tag == "a" else None) or ""
         if in_cell:
             # Inside a table cell everything is the cell's text; a nested table is flattened into it.
+            # Past MAX_TABLE_NESTING, a table's rows and cells are only spaces in the cell's text:
+            # each level flattens the text of all those inside it, which at any depth is quadratic.
+            if tag == "table" and (self.deep_tables or len(self.tables) >= MAX_TABLE_NESTING):
+                self.deep_tables += 1
+                self.tables[-1].cell.append(" ")
+                self.push(tag, "deep-table")
+                return
+            if self.deep_tables and (tag in _CELLS or tag == "tr"):
+                self.tables[-1].cell.append(" ")
+                self.push(tag, "inline")
+                return
             if tag == "table":
                 self.tables.append(_Table())
                 self.push(tag, "table")
@@ -813,6 +850,9 @@ class _Builder:
             return
         if role == "table-caption":
             self.captures.pop()
+            return
+        if role == "deep-table":
+            self.deep_tables -= 1
             return
         if role == "cell":
             table = self.tables[-1]

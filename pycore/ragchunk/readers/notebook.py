@@ -38,9 +38,14 @@ from .writer import MarkdownWriter
 
 __all__ = ["read"]
 
-# A JSON string (skipped whole: brackets inside do not count) or a bracket. Linear: the
-# alternatives of the string body cannot both match one character.
-JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+# A JSON string (skipped whole: brackets inside do not count) or a bracket. Linear, and in
+# constant memory: the string body is unrolled and possessive (``*+``), so the engine keeps
+# no backtracking state per character (``(?:[^"\\]|\\.)*`` kept ~113 bytes per character
+# of a string, and a 60 MB output ran out of memory).
+JSON_NESTING = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"|[\[\]{}]', re.DOTALL)
+# Numbers in a notebook are counts and versions; json would refuse one past Python's
+# 4,300-digit limit with a ValueError of its own.
+MAX_NUMBER_DIGITS = 100
 MAX_DEPTH = 64  # notebooks nest about 6 deep; outputs with JSON data a few more
 
 
@@ -55,14 +60,14 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
     text = decoded.text.lstrip("\ufeff")
     _check_depth(text, name)
     try:
-        notebook = json.loads(text)
+        notebook = json.loads(text, parse_int=lambda digits: _integer(digits, name))
     except json.JSONDecodeError:
         # Neither err.msg nor its position: both changed in Python 3.13 (a trailing comma is
         # reported at the comma), and CPython and the page must say the same.
         raise file_error(name, "notebook_invalid", "is not valid JSON (it is cut short or was edited by hand)",
                          "save the notebook again from Jupyter") from None
     cells, language, title = _cells(notebook, name)
-    out = MarkdownWriter()
+    out = MarkdownWriter(options.max_chars, name)
     for cell in cells:
         kind = cell.get("cell_type")
         source = _source(cell.get("source", cell.get("input", "")))
@@ -91,6 +96,19 @@ def _check_depth(text: str, name: str) -> None:
                                  "which no notebook is", "check that it is the right file", limit=MAX_DEPTH)
         elif token == "]" or token == "}":
             depth -= 1
+
+
+def _integer(digits: str, name: str) -> int:
+    """A JSON integer of the notebook; one longer than :data:`MAX_NUMBER_DIGITS` is refused.
+
+    >>> _integer("4", "n.ipynb")
+    4
+    """
+    if len(digits.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise file_error(name, "notebook_number_too_long", f"holds a number of {len(digits):,} digits, which no"
+                         " notebook holds", "check that it is the right file, or save the notebook again from"
+                         " Jupyter", digits=len(digits))
+    return int(digits)
 
 
 def _not_notebook(name: str, why: str) -> Exception:

@@ -27,8 +27,9 @@ from typing import Any
 
 from ..errors import RagchunkError
 from . import Extracted, ReadOptions, boilerplate_note
+from .safety import text_too_large
 from ._pdf_layout import Line, OutlineEntry, layout, lines_of
-from ._pdf_text import FontCache, page_text
+from ._pdf_text import ContentBudget, FontCache, TooMuchContent, page_text
 
 __all__ = ["PYPDF_VERSION", "PYPDF_WHEEL_SHA256", "read"]
 
@@ -40,6 +41,13 @@ PYPDF_WHEEL_SHA256 = "04c5680d4b4cfa04ab505b09393fc949860c34a4dad6565284d11a2f5c
 # At most this many progress calls before the final one.
 _PROGRESS_CALLS = 100
 _MAX_OUTLINE_ENTRIES = 100_000
+# One stream may inflate to at most this (pypdf's own limit is 75 MB); past it the page is
+# a flate bomb. The whole file may draw CONTENT_RATIO times its size of decoded content (at
+# least CONTENT_FLOOR): text compresses 3-10 times, so only streams drawn again and again
+# (or bombs) come near it.
+MAX_STREAM_BYTES = 16 * 1024 * 1024
+CONTENT_RATIO = 32
+CONTENT_FLOOR = 16 * 1024 * 1024
 _MAX_HEADING_LEVEL = 6
 
 
@@ -123,6 +131,76 @@ def _dependency(name: str, error: BaseException) -> RagchunkError:
     return encrypted_aes(name) if missing is None else filter_unsupported(name, missing)
 
 
+def too_much_content(name: str, size: int, drawn: int, limit: int) -> RagchunkError:
+    """``pdf_too_much_content``: the pages draw far more decoded content than the file's size
+    explains (one stream drawn by every page, forms drawn again and again)."""
+    return RagchunkError(
+        "file",
+        f"{_label(name)} draws more than {limit // 2**20:,} MiB of page content from {size:,} bytes (the same"
+        " content drawn again and again, which no real document needs): check where it came from, or print it to"
+        " a new PDF and read that",
+        "pdf_too_much_content",
+        {"name": name, "size": size, "limit_mib": limit // 2**20},
+    )
+
+
+def bomb(name: str) -> RagchunkError:
+    """``pdf_bomb``: every page's content inflates past :data:`MAX_STREAM_BYTES` (a flate bomb)."""
+    return RagchunkError(
+        "file",
+        f"{_label(name)} has page content that inflates past {MAX_STREAM_BYTES // 2**20} MiB per stream, far beyond"
+        " any page of text (a decompression bomb): it is not a normal document; check where it came from",
+        "pdf_bomb",
+        {"name": name, "limit_mib": MAX_STREAM_BYTES // 2**20},
+    )
+
+
+def filter_unknown(name: str, filters: str) -> RagchunkError:
+    """``pdf_filter_unknown``: the page content is compressed with a filter no PDF reader knows."""
+    return RagchunkError(
+        "file",
+        f"{_label(name)} compresses its text with a filter that is not part of PDF ({filters}), so no reader can"
+        " decode it: export the document again from the program that made it",
+        "pdf_filter_unknown",
+        {"name": name, "filter": filters},
+    )
+
+
+def page_loop(name: str) -> RagchunkError:
+    """``pdf_page_loop``: its page tree loops (a page is its own ancestor), so its pages cannot be found."""
+    return RagchunkError(
+        "file",
+        f"{_label(name)} has a page tree that loops back on itself, so its pages cannot be found: repair it (for"
+        " example qpdf in.pdf repaired.pdf) and read the repaired file",
+        "pdf_page_loop",
+        {"name": name},
+    )
+
+
+def _parent_loop(page: Any) -> bool:
+    """Whether following ``/Parent`` up from ``page`` comes back to a node already met."""
+    seen: set[int] = set()
+    node = page
+    for _ in range(1_000):
+        try:
+            parent = node.get("/Parent")
+        except Exception:
+            return False
+        if parent is None:
+            return False
+        key = getattr(parent, "idnum", None)
+        if key is None:
+            return False
+        if key in seen:
+            return True
+        seen.add(key)
+        try:
+            node = parent.get_object()
+        except Exception:
+            return False
+    return True
+
+
 def no_text(name: str) -> RagchunkError:
     """The error for a PDF whose pages show no text (a scan)."""
     return RagchunkError(
@@ -147,6 +225,20 @@ def slanted_text(name: str) -> RagchunkError:
         "pdf_slanted_text",
         {"name": name},
     )
+
+
+def _why_unreadable(name: str, undecodable: list[int], filtered: str, bombed: list[int], crowded: list[int],
+                    unknown: dict[str, None], size: int, budget: ContentBudget) -> RagchunkError:
+    """The error for a PDF none of whose pages could be read, by what stopped them."""
+    if undecodable:
+        return filter_unsupported(name, filtered)
+    if bombed:
+        return bomb(name)
+    if crowded:
+        return too_much_content(name, size, budget.drawn, budget.page_limit)
+    if unknown:
+        return filter_unknown(name, ", ".join(unknown))
+    return corrupt(name)
 
 
 def _page_list(pages: list[int]) -> str:
@@ -288,7 +380,6 @@ def read(
     """
     try:
         import pypdf
-        from pypdf.errors import DependencyError
     except ImportError:
         raise RagchunkError(
             "file",
@@ -301,13 +392,31 @@ def read(
         raise RagchunkError(
             "progress", f"progress ({type(progress).__name__}) must be callable as progress(done, total) or None"
         )
+    limits = {"zlib_maximum_output_length": MAX_STREAM_BYTES, "lzw_maximum_output_length": MAX_STREAM_BYTES,
+              "run_length_maximum_output_length": MAX_STREAM_BYTES,
+              "array_based_stream_maximum_output_length": MAX_STREAM_BYTES}
+    with pypdf.apply_configuration(**limits):
+        return _read(pypdf, data, name, options, progress)
+
+
+def _read(pypdf: Any, data: bytes, name: str, options: ReadOptions,
+          progress: Callable[[int, int], None] | None) -> Extracted:
+    from pypdf.errors import DependencyError, LimitReachedError
+
     reader = _open(data, name)
     try:
         total = len(reader.pages)
     except DependencyError as error:
         raise _dependency(name, error) from None
     except Exception as error:
+        if "cyclic" in str(error):
+            raise page_loop(name) from None
         raise corrupt(name) from error
+    budget = ContentBudget(max(CONTENT_RATIO * len(data), CONTENT_FLOOR))
+    chars = 0
+    bombed: list[int] = []
+    crowded: list[int] = []
+    unknown: dict[str, None] = {}
     fonts = FontCache()
     pages: list[list[Line]] = []
     matrices: dict[int, Any] = {}
@@ -323,13 +432,33 @@ def read(
         height: float | None = None
         try:
             page = reader.pages[index]
-            shown = page_text(reader, page, fonts)
+            shown = page_text(reader, page, fonts, budget)
             matrices[index] = shown.matrix
             height = shown.height
             lines = lines_of(shown.runs, fonts.infos)
             skipped += shown.skipped_chars
+            chars += sum(len(line.text) + 1 for line in lines)
+            if chars > options.max_chars:
+                raise text_too_large(name, options.max_chars)
             if not lines and _has_image(page):
                 scanned.append(index + 1)
+        except RagchunkError:
+            raise
+        except TooMuchContent as error:
+            if error.scope == "file":
+                raise too_much_content(name, len(data), error.drawn, error.limit) from None
+            lines = []
+            crowded.append(index + 1)
+            unreadable.append(index + 1)
+        except LimitReachedError:
+            lines = []
+            bombed.append(index + 1)
+            unreadable.append(index + 1)
+        except NotImplementedError as error:
+            lines = []
+            unreadable.append(index + 1)
+            if "filter" in str(error).lower():
+                unknown[str(error).rsplit(" ", 1)[-1]] = None
         except DependencyError as error:
             missing = _missing_filter(error)
             if missing is None:
@@ -346,7 +475,7 @@ def read(
             progress(index + 1, total)
     filtered = ", ".join(filters)
     if total and len(unreadable) + len(undecodable) == total:
-        raise filter_unsupported(name, filtered) if undecodable else corrupt(name)
+        raise _why_unreadable(name, undecodable, filtered, bombed, crowded, unknown, len(data), budget)
     try:
         outline = _outline(reader, matrices)
     except DependencyError as error:
@@ -356,8 +485,12 @@ def read(
     if not result.text.strip() or not result.pages_with_text:
         if undecodable:
             raise filter_unsupported(name, filtered)
-        if unreadable or fonts.failures:
+        if unreadable:
+            raise _why_unreadable(name, undecodable, filtered, bombed, crowded, unknown, len(data), budget)
+        if fonts.failures:
             raise corrupt(name)
+        if total and _parent_loop(reader.pages[0]):
+            raise page_loop(name)
         # Each page is read in the direction most of its text runs, so text left out of a file
         # where no page has a line is text on no axis (slanted or sheared), not a missing layer.
         raise slanted_text(name) if skipped and not any(pages) else no_text(name)

@@ -126,7 +126,7 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
     decoded = decode_document(data, name)
     text = decoded.text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     lines = [line.expandtabs(8).rstrip() if "\t" in line else line.rstrip() for line in text.split("\n")]
-    reader = _Reader()
+    reader = _Reader(options.max_chars, name)
     reader.run(lines)
     title = reader.title if reader.title_style is not None and reader.styles_seen.get(reader.title_style) == 1 else ""
     return Extracted(reader.out.text(), "rst", title, (), tuple(reader.out.anchors), tuple(decoded.note_details))
@@ -237,8 +237,8 @@ class _Frame:
 
 
 class _Reader:
-    def __init__(self) -> None:
-        self.out = MarkdownWriter()
+    def __init__(self, max_chars: int | None = None, name: str = "") -> None:
+        self.out = MarkdownWriter(max_chars, name)
         self.styles: list[tuple[str, bool]] = []
         self.styles_seen: dict[tuple[str, bool], int] = {}
         self.title = ""

@@ -61,6 +61,17 @@ def file_error(name: str, code: str, problem: str, fix: str, **params: Any) -> R
     return RagchunkError("file", f"{label} {problem}: {fix}", code, {"name": name, **params})
 
 
+def text_too_large(name: str, limit: int) -> RagchunkError:
+    """``text_too_large``: reading ``name`` gave more than ``limit`` characters, and stopped there.
+
+    >>> print(text_too_large("big.docx", 1000).message)
+    big.docx holds more than 1,000 characters of text, the most one document may give: split it into smaller files, or raise the limit (--max-chars on the command line, max_chars in Python)
+    """
+    return RagchunkError("file", f"{name or 'the file'} holds more than {limit:,} characters of text, the most one"
+                         " document may give: split it into smaller files, or raise the limit (--max-chars on the"
+                         " command line, max_chars in Python)", "text_too_large", {"name": name, "limit": limit})
+
+
 class Archive:
     """An opened ZIP archive and the running count of bytes inflated from it."""
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from ..markdown import front_matter
 from ..textio import decode_document
 from . import Extracted, ReadOptions
+from .safety import text_too_large
 
 __all__ = ["MARKDOWN_EXTENSIONS", "of_text", "read"]
 
@@ -29,6 +30,8 @@ MARKDOWN_EXTENSIONS = frozenset((".md", ".markdown", ".mdown", ".mkd", ".mkdn", 
 def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
     """Read a text or Markdown file (see the module docstring)."""
     decoded = decode_document(data, name)
+    if len(decoded.text) > options.max_chars:
+        raise text_too_large(name, options.max_chars)
     dot = name.rfind(".")
     kind = "markdown" if dot >= 0 and name[dot:].lower() in MARKDOWN_EXTENSIONS else "text"
     return of_text(decoded.text.removeprefix("\ufeff"), kind, tuple(decoded.note_details))

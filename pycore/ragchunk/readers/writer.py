@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 
 from ..markdown import parse_blocks
+from .safety import text_too_large
 
 # HTML's white space (not Unicode's: a no-break space is text), collapsed as a browser does.
 HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
@@ -119,7 +120,11 @@ class MarkdownWriter:
     into :meth:`text`.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int | None = None, name: str = "") -> None:
+        # At most ``limit`` characters may be written (checked at each block: a reader stops
+        # early); past it, text_too_large names ``name``.
+        self.limit = limit
+        self.name = name
         self._parts: list[str] = []
         self._size = 0
         self._group = -1  # group of the latest block; -1: none or a top-level block
@@ -128,6 +133,10 @@ class MarkdownWriter:
         self.headings = 0
         self.top_headings = 0  # level-1 headings written
         self._containers: list[_Container] = []
+        # Containers that have written nothing yet are always the innermost ones (a block
+        # makes every open one written): they start at this index. Kept as an index, so a
+        # block costs the same at any depth (100,000 unclosed list items are linear).
+        self._fresh_from = 0
         self._lists: list[_List] = []
 
     # --- containers -----------------------------------------------------------------
@@ -166,6 +175,7 @@ class MarkdownWriter:
     def close_item(self) -> None:
         if self._containers:
             self._containers.pop()
+            self._fresh_from = min(self._fresh_from, len(self._containers))
 
     def open_quote(self) -> None:
         self._push("> ", "> ")
@@ -177,6 +187,7 @@ class MarkdownWriter:
             group = self._containers[0].group
         elif group is None:
             group = self._new_group()
+        self._fresh_from = min(self._fresh_from, len(self._containers))
         self._containers.append(_Container(first, rest, True, group, joins))
 
     def _new_group(self) -> int:
@@ -196,14 +207,14 @@ class MarkdownWriter:
         containers = self._containers
         if not containers:
             return "", ""
-        if len(containers) > MAX_NESTING:
-            containers = containers[: MAX_NESTING - 1] + containers[-1:]
+        fresh_from = self._fresh_from
+        depth = len(containers)
+        shown = range(depth) if depth <= MAX_NESTING else [*range(MAX_NESTING - 1), depth - 1]
         # An item that has written nothing yet shows its marker (also an outer item whose
         # first content is a nested list: "- - x").
-        first = "".join(c.first if c.fresh else c.rest for c in containers)
-        rest = "".join(c.rest for c in containers)
-        for c in self._containers:
-            c.fresh = False
+        first = "".join(containers[i].first if i >= fresh_from else containers[i].rest for i in shown)
+        rest = "".join(containers[i].rest for i in shown)
+        self._fresh_from = depth
         return first, rest
 
     def _emit(self, lines: list[str], group: int | None = None) -> int:
@@ -226,13 +237,7 @@ class MarkdownWriter:
         - c
         """
         containers = self._containers
-        joined = True
-        for container in containers:
-            if container.fresh:
-                joined = container.joins
-                break
-        else:
-            joined = not containers
+        joined = containers[self._fresh_from].joins if self._fresh_from < len(containers) else not containers
         first, rest = self._prefixes()
         if group is None:
             group = containers[0].group if containers else -1
@@ -250,6 +255,8 @@ class MarkdownWriter:
         start = self._size + len(first)
         self._parts.append(body)
         self._size += len(body)
+        if self.limit is not None and self._size > self.limit:
+            raise text_too_large(self.name, self.limit)
         self._group = group
         return start
 
