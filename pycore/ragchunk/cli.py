@@ -586,7 +586,8 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         progress.close()
         whole = ("the output holds whole records only" if args.output else
                  "standard output may end inside the record that was being written")
-        say(f"ragchunk: interrupted after {summary.documents:,} documents: {whole}")
+        done = summary.documents
+        say(f"ragchunk: interrupted after {done:,} document{'' if done == 1 else 's'}: {whole}")
         return EXIT_INTERRUPTED
     writer.close()
     progress.close()

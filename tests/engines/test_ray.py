@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow.parquet as pq
 import pytest
-from engine_corpus import FAILING, OPTIONS, SKIPPED, assert_library_records, documents, expected_records, rows_by_source
+from engine_corpus import FAILING, HOSTILE, OPTIONS, SKIPPED, assert_library_records, documents, expected_records, rows_by_source
 from ragchunk.errors import RagchunkError
 from ragchunk.integrations.arrow import schema
 from ragchunk.integrations.ray import split_dataset
@@ -42,7 +42,7 @@ def test_skip_leaves_out_the_documents_that_fail(ray_session):
 
 
 def test_raise_stops_the_job_naming_the_document(ray_session):
-    docs = [(source, data) for source, data in documents() if source != "missing.md"]
+    docs = [(source, data) for source, data in documents() if source not in {"missing.md", *HOSTILE}]
     with pytest.raises(Exception, match=r"RagchunkError: scan\.pdf has no text layer: run OCR first"):
         split_dataset(dataset(ray_session, docs), on_error="raise", **OPTIONS).materialize()
     with pytest.raises(Exception, match=r"RagchunkError: missing\.md: the document is null"):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from engine_corpus import FAILING, OPTIONS, SKIPPED, assert_library_records, documents, expected_records, rows_by_source
+from engine_corpus import FAILING, HOSTILE, OPTIONS, SKIPPED, assert_library_records, documents, expected_records, rows_by_source
 from ragchunk.errors import RagchunkError
 from ragchunk.integrations.spark import spark_schema, split_dataframe
 
@@ -35,7 +35,7 @@ def test_a_text_column_without_sources(spark):
 def test_skip_and_raise(spark):
     grouped = rows(split_dataframe(frame(spark, documents()), on_error="skip", **OPTIONS))
     assert set(grouped) == {source for source, _ in documents()} - SKIPPED - FAILING
-    docs = [(source, data) for source, data in documents() if source != "missing.md"]
+    docs = [(source, data) for source, data in documents() if source not in {"missing.md", *HOSTILE}]
     with pytest.raises(Exception, match=r"RagchunkError: scan\.pdf has no text layer: run OCR first"):
         split_dataframe(frame(spark, docs), on_error="raise", **OPTIONS).collect()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import hostile_files as h
 from ragchunk.corpus import split_document
 from ragchunk.options import SplitOptions
 
@@ -17,17 +18,22 @@ PNG = b"\x89PNG\r\n\x1a\n" + bytes(32)
 
 def documents() -> list[tuple[str, bytes | None]]:
     """Real documents as files' bytes (Markdown, HTML, DOCX, a PDF with pages), one without any
-    heading, and those that give no chunks: a scanned PDF (fails), a null (fails), an image and an
+    heading, hostile files (issue 36: a page that declares a codec that is not text, read with a
+    note; a notebook whose nbformat has 5,000 digits and a PDF whose page tree loops, which fail
+    alone), and those that give no chunks: a scanned PDF (fails), a null (fails), an image and an
     empty file (not documents)."""
     files = [*sorted((DATA / "md").glob("*.md")), DATA / "docs" / "guide.html", DATA / "docs" / "guide.docx",
              DATA / "pdf" / "outline.pdf", DATA / "pdf" / "scan.pdf"]
     found: list[tuple[str, bytes | None]] = [(path.name, path.read_bytes()) for path in files]
+    found += [(name, build()) for name, build in HOSTILE.items()]
     found += [("plain.txt", b"No heading anywhere. Just two sentences of plain text."), ("missing.md", None),
               ("image.png", PNG), ("empty.md", b"")]
     return found
 
 
-FAILING = {"scan.pdf", "missing.md"}
+HOSTILE = {"rot13.html": lambda: h.meta_charset("rot13"), "digits.ipynb": lambda: h.notebook_nbformat_digits(5_000),
+           "loop.pdf": h.pdf_parent_loop}
+FAILING = {"scan.pdf", "missing.md", "digits.ipynb", "loop.pdf"}
 SKIPPED = {"image.png", "empty.md"}
 
 

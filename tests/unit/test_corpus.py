@@ -139,21 +139,31 @@ def test_file_arguments_keep_their_path_and_stdin_is_dash(tree):
     assert [json.loads(line)["source"] for line in out.splitlines()] == [readme, "-"]
 
 
-def test_an_interrupted_run_leaves_whole_records_only(tree, tmp_path, monkeypatch):
+@pytest.mark.parametrize(("after", "said"), [(3, "3 documents"), (1, "1 document")])
+def test_an_interrupted_run_leaves_whole_records_only(tree, tmp_path, monkeypatch, after, said):
     target = tmp_path / "out.jsonl"
     real = cli.split_corpus
 
     def interrupted(*args, **kwargs):
         for index, result in enumerate(real(*args, **kwargs)):
-            if index == 3:
+            if index == after:
                 raise KeyboardInterrupt
             yield result
 
     monkeypatch.setattr(cli, "split_corpus", interrupted)
     code, _, err = run("split", str(tree), "--size", "32", "--overlap", "4", "-o", str(target), "--jobs", "1")
-    assert code == 130 and "interrupted after 3 documents: the output holds whole records only" in err
+    assert code == 130 and f"interrupted after {said}: the output holds whole records only" in err
     data = target.read_text(encoding="utf-8")
-    assert data.endswith("\n") and len({json.loads(line)["source"] for line in data.splitlines()}) == 3
+    assert data.endswith("\n") and len({json.loads(line)["source"] for line in data.splitlines()}) == after
+
+
+def default_ctrl_c() -> None:
+    """In the child, before exec: Ctrl-C as a terminal gives it. A suite started in the background
+    of a non-interactive shell (`cmd &`) ignores SIGINT, children inherit that, and Python keeps
+    an ignored SIGINT ignored: the run would never hear the test's signal."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def test_ctrl_c_in_a_real_process_leaves_whole_lines(tree, tmp_path):
@@ -170,7 +180,7 @@ def test_ctrl_c_in_a_real_process_leaves_whole_lines(tree, tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "ragchunk", "split", str(big), "--size", "64", "--overlap", "8",
                                 "--by", "sentences", "-o", str(target), "--jobs", "2"],
                                env={**os.environ, "PYTHONPATH": str(ROOT / "pycore")}, stderr=subprocess.PIPE,
-                               cwd=tmp_path)
+                               cwd=tmp_path, preexec_fn=default_ctrl_c)
     while not target.exists() or target.stat().st_size < 10_000:  # the run is under way
         assert process.poll() is None, process.stderr.read()
         time.sleep(0.05)
