@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 
 from .errors import RagchunkError
+from .models import vector_storage  # noqa: F401  (ragchunk.calculator.vector_storage, as the page's snippet prints it)
 from .settings import (
     EXAMPLES,
     MAX_CHARS_PER_TOKEN,
@@ -329,19 +330,3 @@ def check_ratio(chars_per_token: float, *, shown: str | None = None) -> float:
     """
     return _check_real("chars_per_token", "characters per token", chars_per_token, 0.0, MAX_CHARS_PER_TOKEN,
                        inclusive=False, shown=shown)
-
-
-def vector_storage(vectors: int, dimensions: int) -> dict[str, int]:
-    """What ``vectors`` embeddings of ``dimensions`` take: 4 bytes a dimension as float32,
-    1 as int8, 1 bit as binary (rounded up to whole bytes per vector).
-
-    >>> vector_storage(23, 1536)
-    {'vectors': 23, 'dimensions': 1536, 'float32_bytes': 141312, 'int8_bytes': 35328, 'binary_bytes': 4416}
-    """
-    return {
-        "vectors": vectors,
-        "dimensions": dimensions,
-        "float32_bytes": vectors * dimensions * 4,
-        "int8_bytes": vectors * dimensions,
-        "binary_bytes": vectors * -(-dimensions // 8),
-    }

@@ -153,6 +153,22 @@ def get_model(name: str) -> Model:
     return found
 
 
+def vector_storage(vectors: int, dimensions: int) -> dict[str, int]:
+    """What ``vectors`` embeddings of ``dimensions`` take: 4 bytes a dimension as float32,
+    1 as int8, 1 bit as binary (rounded up to whole bytes per vector).
+
+    >>> vector_storage(23, 1536)
+    {'vectors': 23, 'dimensions': 1536, 'float32_bytes': 141312, 'int8_bytes': 35328, 'binary_bytes': 4416}
+    """
+    return {
+        "vectors": vectors,
+        "dimensions": dimensions,
+        "float32_bytes": vectors * dimensions * 4,
+        "int8_bytes": vectors * dimensions,
+        "binary_bytes": vectors * -(-dimensions // 8),
+    }
+
+
 def model_figures(model: Model, chunks: int, chunk_size: int) -> dict[str, object]:
     """What ``chunks`` chunks of up to ``chunk_size`` tokens make with ``model``: its vectors and
     their storage, and whether the model would cut such a chunk off. A model whose card asks
@@ -162,8 +178,6 @@ def model_figures(model: Model, chunks: int, chunk_size: int) -> dict[str, objec
     >>> figures["largest_chunk"], figures["truncates"], figures["float32_bytes"]
     (254, True, 35328)
     """
-    from .calculator import vector_storage
-
     largest = model.max_chunk_tokens(prefix=bool(model.document_prefix))
     return {
         "model": model.id,
