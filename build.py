@@ -314,7 +314,7 @@ def default_plan():
     "calculate" gives the form): the calculator's first answer and its worked example."""
     sys.path.insert(0, str(PYCORE))
     from ragchunk.calculator import plan
-    from ragchunk.settings import form_spec
+    from ragchunk.api import form_spec
 
     defaults = form_spec()["defaults"]
     return plan(defaults["doc_tokens"], defaults["chunk_size"], defaults["overlap"])
@@ -346,7 +346,7 @@ def english_example() -> str:
 def page_values() -> dict[str, str]:
     """Values written into the pages so the default answer is there at first paint."""
     sys.path.insert(0, str(PYCORE))
-    from ragchunk.settings import form_spec
+    from ragchunk.api import form_spec
 
     spec = form_spec()
     defaults = spec["defaults"]
@@ -481,7 +481,7 @@ def build() -> Path:
     shutil.rmtree(DIST / "tmp-wheel")
 
     sys.path.insert(0, str(PYCORE))
-    from ragchunk.settings import form_spec
+    from ragchunk.api import form_spec
 
     # The open models' tables, fetched by the page when a model of the family is chosen.
     for tokenizer in form_spec()["tokenizers"].values():
@@ -517,7 +517,7 @@ def build() -> Path:
         else:
             copy(path, DIST / name)
     (DIST / "spec.js").write_text(
-        "// Written by build.py from ragchunk.settings.form_spec() (defaults and limits of the core),\n"
+        "// Written by build.py from ragchunk.api.form_spec() (defaults and limits of the core),\n"
         "// web/tools/tools.json (the tools), ragchunk.calculator.plan (the worked example) and the\n"
         "// sizes of the tables under assets/tables/.\n"
         f"export const SPEC = {json.dumps(spec, indent=2)};\n",

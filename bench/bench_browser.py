@@ -274,7 +274,7 @@ def measure_open_tokenizers(browser, base_url, runs):
 
 def table_downloads(dist: Path) -> dict[str, dict[str, int]]:
     """What the page fetches for each open tokenizer family when it is first chosen, raw and gzip."""
-    from ragchunk.settings import form_spec
+    from ragchunk.api import form_spec
 
     sizes = {}
     for family, entry in form_spec()["tokenizers"].items():

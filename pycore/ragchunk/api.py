@@ -41,7 +41,7 @@ import traceback
 from collections.abc import Callable, Generator
 from typing import Any
 
-from . import __version__
+from . import __version__, settings
 from .calculator import check_chunking, chunk_count, plan, plan_corpus
 from .compare import compare_steps
 from .errors import RagchunkError
@@ -54,13 +54,14 @@ from .records import Document, langchain_json, page_columns, records, to_jsonl
 from .stats import compute_stats
 from .steps import drive
 from .settings import (DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_PAGE_BYTES_BY_KIND, MAX_PAGE_DOCUMENT_BYTES,
-                       MAX_PAGE_DOCUMENT_CHARS, form_spec)
+                       MAX_PAGE_DOCUMENT_CHARS)
+from .tables import CATALOG, _load_catalog
 from .sizing import TokenSizer
 from .splitter import Prepared, Split, pack_steps, prepare_text
 from .structure import Structure
 from .textio import check_text, text_empty
-from .models import get_model, model_figures
-from .tokenizers import REGISTRY, Encoded, Registry, check_tokenizer, encode_steps
+from .models import get_model, model_catalog, model_figures
+from .tokenizers import OPEN_TOKENIZERS, REGISTRY, Encoded, Registry, check_tokenizer, encode_steps
 from .tokenizers.pieces import all_ends
 from .windowing import Window, windows_of
 
@@ -71,6 +72,49 @@ MAX_PAGE_SIZE = 5_000
 
 Progress = Callable[[str, int, int], None]
 Steps = Generator[tuple[str, int, int], None, str]
+
+
+def form_spec() -> dict[str, object]:
+    """Defaults, limits, encodings, tokenizers and models as plain JSON for the page.
+
+    >>> spec = form_spec()
+    >>> spec["defaults"]["chunk_size"], spec["tokenizers"]["xlm-roberta"]["tables"][0]["file"]
+    (512, 'xlmr-automaton.bin')
+    """
+    _load_catalog()
+    return {
+        "defaults": {
+            "doc_tokens": settings.DEFAULT_DOC_TOKENS,
+            "chunk_size": settings.DEFAULT_CHUNK_SIZE,
+            "overlap": settings.DEFAULT_OVERLAP,
+            "overlap_share": settings.DEFAULT_OVERLAP_SHARE,
+            "chars_per_token": settings.DEFAULT_CHARS_PER_TOKEN,
+            "encoding": settings.DEFAULT_ENCODING,
+            "preview": settings.DEFAULT_PREVIEW_WINDOWS,
+        },
+        "limits": {
+            "doc_tokens": settings.MAX_DOC_TOKENS,
+            "doc_chars": settings.MAX_DOC_CHARS,
+            "chunk_size": settings.MAX_CHUNK_SIZE,
+            "chars_per_token": settings.MAX_CHARS_PER_TOKEN,
+            "price_per_million": settings.MAX_PRICE_PER_MILLION,
+            "total_tokens": settings.MAX_TOTAL_TOKENS,
+            "documents": settings.MAX_DOCUMENTS,
+            "document_bytes": settings.MAX_PAGE_DOCUMENT_BYTES,
+            "document_bytes_by_kind": dict(settings.MAX_PAGE_BYTES_BY_KIND),
+            "document_chars": settings.MAX_PAGE_DOCUMENT_CHARS,
+        },
+        "encodings": dict(settings.ENCODINGS),
+        # The open models' tokenizers and the tables the page fetches (assets/tables/<file>) for each.
+        "tokenizers": {
+            name: {"description": description,
+                   "tables": [{"name": t, "file": CATALOG[t].file, "sha256": CATALOG[t].sha256} for t in tables]}
+            for name, (description, tables) in OPEN_TOKENIZERS.items()
+        },
+        "models": model_catalog(),
+        "labels": dict(settings.LABELS),
+        "examples": dict(settings.EXAMPLES),
+    }
 
 
 def window_json(window: Window, source: str) -> dict[str, Any]:

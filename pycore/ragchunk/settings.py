@@ -1,6 +1,6 @@
 """Defaults and limits: the one place the library, the CLI and the page take them from.
 
-``build.py`` writes :func:`form_spec` into the page, so the form's defaults, limits and
+``build.py`` writes :func:`ragchunk.api.form_spec` (made of these) into the page, so the form's defaults, limits and
 messages never disagree with the library.
 """
 
@@ -80,50 +80,3 @@ EXAMPLES: dict[str, str] = {
     "bins": "20",
     "jobs": "2",
 }
-
-
-def form_spec() -> dict[str, object]:
-    """Defaults, limits, encodings, tokenizers and models as plain JSON for the page.
-
-    >>> spec = form_spec()
-    >>> spec["defaults"]["chunk_size"], spec["tokenizers"]["xlm-roberta"]["tables"][0]["file"]
-    (512, 'xlmr-automaton.bin')
-    """
-    from .models import model_catalog
-    from .tables import CATALOG, _load_catalog
-    from .tokenizers import OPEN_TOKENIZERS
-
-    _load_catalog()
-    return {
-        "defaults": {
-            "doc_tokens": DEFAULT_DOC_TOKENS,
-            "chunk_size": DEFAULT_CHUNK_SIZE,
-            "overlap": DEFAULT_OVERLAP,
-            "overlap_share": DEFAULT_OVERLAP_SHARE,
-            "chars_per_token": DEFAULT_CHARS_PER_TOKEN,
-            "encoding": DEFAULT_ENCODING,
-            "preview": DEFAULT_PREVIEW_WINDOWS,
-        },
-        "limits": {
-            "doc_tokens": MAX_DOC_TOKENS,
-            "doc_chars": MAX_DOC_CHARS,
-            "chunk_size": MAX_CHUNK_SIZE,
-            "chars_per_token": MAX_CHARS_PER_TOKEN,
-            "price_per_million": MAX_PRICE_PER_MILLION,
-            "total_tokens": MAX_TOTAL_TOKENS,
-            "documents": MAX_DOCUMENTS,
-            "document_bytes": MAX_PAGE_DOCUMENT_BYTES,
-            "document_bytes_by_kind": dict(MAX_PAGE_BYTES_BY_KIND),
-            "document_chars": MAX_PAGE_DOCUMENT_CHARS,
-        },
-        "encodings": dict(ENCODINGS),
-        # The open models' tokenizers and the tables the page fetches (assets/tables/<file>) for each.
-        "tokenizers": {
-            name: {"description": description,
-                   "tables": [{"name": t, "file": CATALOG[t].file, "sha256": CATALOG[t].sha256} for t in tables]}
-            for name, (description, tables) in OPEN_TOKENIZERS.items()
-        },
-        "models": model_catalog(),
-        "labels": dict(LABELS),
-        "examples": dict(EXAMPLES),
-    }

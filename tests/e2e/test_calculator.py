@@ -8,7 +8,7 @@ import pytest
 
 from pages import CalculatorPage
 from ragchunk import plan, tokens_from_chars
-from ragchunk.settings import form_spec
+from ragchunk.api import form_spec
 
 SEED = {"chunks": "23", "total": "11,408", "repeated": "1,408 (12.3 % of the total)", "extra": "14.1 %"}
 

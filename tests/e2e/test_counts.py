@@ -7,7 +7,7 @@ from __future__ import annotations
 from pages import CalculatorPage, SplitterPage, paste_large, wait_language
 from ragchunk import get_tokenizer, split
 from ragchunk.models import get_model
-from ragchunk.settings import form_spec
+from ragchunk.api import form_spec
 
 RUSSIAN_TEXT = "Слово за словом. " * 20  # 161 cl100k_base tokens, 340 characters
 

@@ -16,7 +16,7 @@ from ragchunk.splitter import split
 from ragchunk.errors import RagchunkError
 from ragchunk.options import SplitOptions
 from ragchunk.readers.formats import read_document
-from ragchunk.settings import form_spec
+from ragchunk.api import form_spec
 from ragchunk.textio import SIGNATURES, ZIP_KINDS, decode_document
 
 I18N = Path(__file__).resolve().parents[2] / "web" / "i18n"

@@ -23,7 +23,7 @@ from pages import CalculatorPage, SplitterPage
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from ragchunk import RagchunkError, SplitOptions, get_model, get_tokenizer, plan, windows
 from ragchunk.models import model_figures
-from ragchunk.settings import form_spec
+from ragchunk.api import form_spec
 from shown import integer, money, number, shown_bytes
 from test_splitter import cli_split
 

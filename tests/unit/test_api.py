@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 import ragchunk
 from ragchunk import api, get_tokenizer, plan, tokens_from_chars, windows
 from ragchunk.api import MAX_PREVIEW_WINDOWS, PROTOCOL_VERSION, Workspace
-from ragchunk.settings import DEFAULT_PREVIEW_WINDOWS, form_spec
+from ragchunk.api import form_spec
+from ragchunk.settings import DEFAULT_PREVIEW_WINDOWS
 
 TEXT = "Fixed windows over a text. Привет, мир! 👍🏽 नमस्ते दुनिया। 日本語の文章。\n" * 6
 

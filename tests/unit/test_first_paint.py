@@ -8,7 +8,7 @@ import re
 import sys
 from pathlib import Path
 
-import ragchunk.settings
+import ragchunk.api
 from ragchunk.calculator import plan
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,9 +27,9 @@ def first_paint(element_id: str) -> str:
 
 
 def test_the_worked_example_is_the_core_plan_of_the_defaults(monkeypatch):
-    spec = ragchunk.settings.form_spec()
+    spec = ragchunk.api.form_spec()
     defaults = {**spec["defaults"], "doc_tokens": 5_000, "chunk_size": 300, "overlap": 50}
-    monkeypatch.setattr(ragchunk.settings, "form_spec", lambda: {**spec, "defaults": defaults})
+    monkeypatch.setattr(ragchunk.api, "form_spec", lambda: {**spec, "defaults": defaults})
     p = plan(5_000, 300, 50)
     assert (p.chunks, p.total_tokens, p.repeated_tokens) == (20, 5_950, 950)
     assert first_paint("how-example") == (

@@ -531,7 +531,8 @@ def test_page_size_messages_name_the_size_the_limit_and_the_cli(monkeypatch):
 
 
 def test_the_page_limit_reaches_the_page_and_is_below_the_library_limit():
-    from ragchunk.settings import MAX_DOCUMENT_BYTES, MAX_PAGE_DOCUMENT_BYTES, form_spec
+    from ragchunk.api import form_spec
+    from ragchunk.settings import MAX_DOCUMENT_BYTES, MAX_PAGE_DOCUMENT_BYTES
 
     assert form_spec()["limits"]["document_bytes"] == MAX_PAGE_DOCUMENT_BYTES
     # Issue 5: the page handles documents up to 50 MB; the CLI takes what the page refuses.
