@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "pycore"))
 
-from ragchunk.segmentation import sentence_spans, sentences  # noqa: E402
+from ragchunk.text.segmentation import sentence_spans, sentences  # noqa: E402
 
 TARGET_BYTES = 1_000_000
 RUNS = 5

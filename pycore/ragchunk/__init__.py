@@ -9,19 +9,19 @@
 
 __version__ = "0.1.0"
 
-from .errors import NotTextError, RagchunkError, UnknownEncodingError
 from .calculator import Plan, chunk_count, plan, tokens_from_chars
 from .corpus import DocumentResult, split_corpus, split_document
+from .errors import NotTextError, RagchunkError, UnknownEncodingError
 from .models import MODELS, Model, get_model
 from .options import SplitOptions
-from .records import chunk_record, to_jsonl
-from .settings import DEFAULT_ENCODING, ENCODINGS
+from .packing.stats import Stats, compute_stats, format_stats
+from .packing.windowing import Window, windows
+from .readers.textio import decode_document
+from .results.records import chunk_record, to_jsonl
+from .settings import DEFAULT_ENCODING
 from .splitter import BY_CHOICES, Chunk, Split, split
-from .stats import Stats, compute_stats, format_stats
-from .textio import decode_document
-from .tokenizers import CharEstimate, Tokenizer, get_tokenizer
-from .windowing import Window, windows
-from .segmentation import sentence_spans, sentences
+from .text.segmentation import sentence_spans, sentences
+from .tokenizers import ENCODINGS, CharEstimate, Tokenizer, get_tokenizer
 
 __all__ = [
     "BY_CHOICES",

@@ -7,18 +7,10 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 
+from .checks import check_chunking, check_price, check_ratio, check_whole, shown_as
 from .errors import RagchunkError
 from .models import vector_storage  # noqa: F401  (ragchunk.calculator.vector_storage, as the page's snippet prints it)
-from .settings import (
-    EXAMPLES,
-    MAX_CHARS_PER_TOKEN,
-    MAX_CHUNK_SIZE,
-    MAX_DOC_CHARS,
-    MAX_DOC_TOKENS,
-    MAX_DOCUMENTS,
-    MAX_PRICE_PER_MILLION,
-    MAX_TOTAL_TOKENS,
-)
+from .settings import MAX_DOC_CHARS, MAX_DOC_TOKENS, MAX_DOCUMENTS, MAX_TOTAL_TOKENS
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,76 +42,6 @@ class Plan:
     def to_json(self) -> dict[str, object]:
         """The plan as a plain dict (the keys of ``ragchunk calc --json``)."""
         return asdict(self)
-
-
-def _shown(value: object, shown: str | None) -> str:
-    if shown is not None:
-        return shown
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
-    return repr(value)
-
-
-def example_of(field: str) -> str:
-    """A value of ``field`` that a message offers as an example (``settings.EXAMPLES``).
-
-    >>> example_of("price_per_million"), example_of("chunk_size")
-    ('0.02', '512')
-    """
-    return EXAMPLES.get(field, EXAMPLES["chunk_size"])
-
-
-def check_whole(
-    field: str, label: str, value: object, minimum: int, maximum: int, *, unit: str = "tokens", shown: str | None = None
-) -> int:
-    """Validate a whole count within [minimum, maximum]; ``shown`` is how the user wrote it.
-
-    >>> check_whole("chunk_size", "chunk size", 512.0, 1, 10)
-    Traceback (most recent call last):
-    ...
-    ragchunk.errors.RagchunkError: chunk size (512.0) is too large: enter at most 10
-    """
-    text = _shown(value, shown)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise RagchunkError(field, f"{label} ({text}) is not a number: enter a whole number of {unit}",
-                            "not_a_number", {"value": text, "example": example_of(field)})
-    if value < minimum:
-        raise RagchunkError(field, f"{label} ({text}) must be at least {minimum:,}: enter a larger number",
-                            "too_small", {"value": text, "minimum": minimum})
-    if value > maximum:
-        raise RagchunkError(field, f"{label} ({text}) is too large: enter at most {maximum:,}",
-                            "too_large", {"value": text, "maximum": maximum})
-    if isinstance(value, float) and not value.is_integer():
-        raise RagchunkError(field, f"{label} ({text}) must be a whole number of {unit}: round it",
-                            "not_whole", {"value": text, "unit": unit})
-    return int(value)
-
-
-def check_chunking(chunk_size: int, overlap: int) -> tuple[int, int]:
-    """Validate a chunk size and an overlap in tokens; return them as ints.
-
-    >>> check_chunking(512, 64)
-    (512, 64)
-    >>> check_chunking(512, 512)
-    Traceback (most recent call last):
-    ...
-    ragchunk.errors.RagchunkError: overlap (512) must be smaller than chunk size (512): lower the overlap
-    """
-    size = check_whole("chunk_size", "chunk size", chunk_size, 1, MAX_CHUNK_SIZE)
-    over = check_whole("overlap", "overlap", overlap, 0, MAX_CHUNK_SIZE - 1)
-    if over >= size:
-        raise overlap_not_smaller(over, size)
-    return size, over
-
-
-def overlap_not_smaller(overlap: int, chunk_size: int) -> RagchunkError:
-    """The error for an overlap that is not smaller than the chunk size."""
-    return RagchunkError(
-        "overlap",
-        f"overlap ({overlap:,}) must be smaller than chunk size ({chunk_size:,}): lower the overlap",
-        "overlap_not_smaller",
-        {"overlap": overlap, "chunk_size": chunk_size},
-    )
 
 
 def chunk_count(doc_tokens: int, chunk_size: int, overlap: int) -> int:
@@ -265,40 +187,6 @@ def plan_corpus(lengths: Iterable[int], chunk_size: int, overlap: int,
     )
 
 
-def _whole(number: float) -> float | int:
-    # Limits travel as JSON params; 100.0 and 100 must read the same on both sides.
-    return int(number) if float(number).is_integer() else number
-
-
-def check_price(price_per_million: float | None, *, shown: str | None = None) -> float | None:
-    """Validate an optional price in currency units per million tokens.
-
-    >>> check_price(None), check_price(0.13)
-    (None, 0.13)
-    """
-    if price_per_million is None:
-        return None
-    return _check_real("price_per_million", "price per million tokens", price_per_million, 0.0, MAX_PRICE_PER_MILLION,
-                       inclusive=True, shown=shown)
-
-
-def _check_real(field: str, label: str, value: object, minimum: float, maximum: float, *, inclusive: bool,
-                shown: str | None) -> float:
-    text = _shown(value, shown)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise RagchunkError(field, f"{label} ({text}) is not a number: enter a number", "not_a_number",
-                            {"value": text, "example": example_of(field)})
-    number = float(value)
-    if number < minimum or (number == minimum and not inclusive):
-        relation = "at least" if inclusive else "greater than"
-        raise RagchunkError(field, f"{label} ({text}) must be {relation} {minimum:g}: enter a larger number",
-                            "too_small" if inclusive else "not_greater", {"value": text, "minimum": _whole(minimum)})
-    if number > maximum:
-        raise RagchunkError(field, f"{label} ({text}) is too large: enter at most {maximum:,.0f}",
-                            "too_large", {"value": text, "maximum": _whole(maximum)})
-    return number
-
-
 def tokens_from_chars(chars: int, chars_per_token: float, *, shown: str | None = None) -> int:
     """Estimated tokens of ``chars`` characters at ``chars_per_token``: ceil(chars ÷ ratio).
 
@@ -314,19 +202,9 @@ def tokens_from_chars(chars: int, chars_per_token: float, *, shown: str | None =
     if tokens > MAX_DOC_TOKENS:
         raise RagchunkError(
             "doc_chars",
-            f"document length ({_shown(chars, shown)}) is too large: it makes more than {MAX_DOC_TOKENS:,} tokens;"
+            f"document length ({shown_as(chars, shown)}) is too large: it makes more than {MAX_DOC_TOKENS:,} tokens;"
             " enter fewer characters",
             "too_many_tokens",
-            {"value": _shown(chars, shown), "maximum": MAX_DOC_TOKENS},
+            {"value": shown_as(chars, shown), "maximum": MAX_DOC_TOKENS},
         )
     return tokens
-
-
-def check_ratio(chars_per_token: float, *, shown: str | None = None) -> float:
-    """Validate a characters-per-token ratio (greater than 0, at most 100).
-
-    >>> check_ratio(4)
-    4.0
-    """
-    return _check_real("chars_per_token", "characters per token", chars_per_token, 0.0, MAX_CHARS_PER_TOKEN,
-                       inclusive=False, shown=shown)

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
-from multiprocessing.connection import wait
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from multiprocessing.connection import wait
 from typing import Any, NamedTuple
 
 from .errors import NotTextError, RagchunkError
@@ -29,9 +29,9 @@ from .readers import MARKDOWN_KINDS, Extracted, ReadOptions
 from .readers.formats import read_document
 from .readers.safety import text_too_large
 from .readers.text import of_text
-from .records import Document, jsonl_line, records
+from .readers.textio import check_text
+from .results.records import Document, jsonl_line, records
 from .splitter import split_with
-from .textio import check_text
 
 __all__ = ["CorpusSummary", "DocumentResult", "read_source", "split_corpus", "split_document"]
 

@@ -42,13 +42,6 @@ MAX_PAGE_DOCUMENT_BYTES = 50_000_000
 # a compressed Word file or e-book holding many times its size of XML) take less.
 MAX_PAGE_BYTES_BY_KIND: dict[str, int] = {"pdf": 20_000_000, "docx": 20_000_000, "epub": 20_000_000}
 
-ENCODINGS: dict[str, str] = {
-    "cl100k_base": "GPT-4, GPT-3.5, text-embedding-3-*, text-embedding-ada-002",
-    "o200k_base": "GPT-4o, GPT-4.1, o1, o3",
-    "p50k_base": "Codex, text-davinci-002/003",
-    "r50k_base": "GPT-3 (davinci), GPT-2",
-}
-
 LABELS: dict[str, str] = {
     "doc_tokens": "document length",
     "doc_chars": "document length",

@@ -12,7 +12,7 @@ How a document is cut
 The text is a tree of units: heading sections (a heading and everything up to the next
 heading of the same or a higher level, nested) → blocks (paragraph, code, table, list,
 quote, HTML, rule, heading line) → list items, lines (code, tables, HTML, and paragraphs
-whose lines are paragraphs: not hard-wrapped, see :mod:`ragchunk.structure`) or sentences
+whose lines are paragraphs: not hard-wrapped, see :mod:`ragchunk.text.structure`) or sentences
 (paragraphs, quotes, items) → words (maximal runs of non-whitespace) → grapheme clusters.
 ``by`` picks the level that is packed: ``headings`` packs sections, ``paragraphs`` blocks,
 ``sentences`` sentences (code, tables, HTML and rules stay whole blocks there).
@@ -77,16 +77,16 @@ import math
 import re
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from .errors import RagchunkError
 from .options import SplitOptions, unknown_by
-from .context import DEFAULT_CONTEXT, Context
-from .packer import Packer
-from .sizing import Sizing, prepare
+from .packing.context import DEFAULT_CONTEXT, Context
+from .packing.packer import Packer
+from .packing.sizing import Sizer, Sizing, prepare
+from .packing.stats import Stats, compute_stats
 from .steps import drive
-from .stats import Stats, compute_stats
-from .structure import BY_CHOICES, Structure, UnitTree
+from .text.structure import BY_CHOICES, Structure, UnitTree
 from .tokenizers import CharEstimate, Tokenizer
 
 __all__ = ["BY_CHOICES", "Chunk", "Prepared", "Split", "check_split_text", "pack", "pack_steps", "prepare_text",
@@ -105,7 +105,7 @@ class Chunk(NamedTuple):
     outermost first. ``tokens`` is the exact count of ``text``. ``embed_text`` is the text
     to embed when the chunk has context lines (its heading path with ``context="headings"``,
     the header of a cut table), and ``embed_tokens`` its exact count; both are empty/0 when
-    the chunk is embedded as it is (see :mod:`ragchunk.context`).
+    the chunk is embedded as it is (see :mod:`ragchunk.packing.context`).
 
     >>> source = "# Setup\\n\\nInstall it. Then run it.\\n\\nDone."
     >>> first, second = split(source, by="sentences", size=10, overlap=4).chunks
@@ -181,7 +181,7 @@ def split(
     reads whole (less its document prefix when ``prefix``); without one ``size`` defaults
     to 512. ``context`` is ``"headings"`` by default: a chunk under a heading it does not
     itself open with gets an ``embed_text``, its heading path on a line, then its text,
-    counted within ``size`` (see :mod:`ragchunk.context`); a chunk without one is embedded
+    counted within ``size`` (see :mod:`ragchunk.packing.context`); a chunk without one is embedded
     as it is. ``context="none"`` leaves the heading path out.
 
     >>> s = split("One. Two. Three.", by="sentences", size=3, overlap=0)
@@ -202,7 +202,7 @@ def split(
     >>> calls
     [(4, 16), (9, 16), (16, 16)]
 
-    ``threads`` caps the threads one split may use (see :func:`ragchunk.sizing.prepare`;
+    ``threads`` caps the threads one split may use (see :func:`ragchunk.packing.sizing.prepare`;
     by default two when the process may use more than one core); pass 1 in a process pool.
 
     Empty or whitespace-only text gives no chunks. Raises :class:`RagchunkError` for an
@@ -216,7 +216,7 @@ def split(
 def split_with(text: str, options: SplitOptions, progress: Callable[[int, int], None] | None = None,
                threads: int | None = None, markdown_titles: bool = True) -> Split:
     """:func:`split` with its settings already validated (see :class:`ragchunk.options.SplitOptions`;
-    ``markdown_titles``: see :func:`ragchunk.markdown.parse_blocks`)."""
+    ``markdown_titles``: see :func:`ragchunk.text.markdown.parse_blocks`)."""
     _check_progress(progress)
     return pack(prepare_text(text, options.sizing, threads, markdown_titles), options, progress)
 
@@ -231,7 +231,7 @@ class Prepared:
 
     text: str
     sizing_name: str
-    sizer: Any
+    sizer: Sizer
     structure: Structure | None
 
 
@@ -245,7 +245,7 @@ def check_split_text(text: object) -> str:
     except UnicodeEncodeError as err:
         raise RagchunkError(
             "text",
-            f"text has an unpaired surrogate at offset {err.start}: replace it (ragchunk.textio.check_text does)",
+            f"text has an unpaired surrogate at offset {err.start}: replace it (ragchunk.readers.textio.check_text does)",
             "text_surrogate",
             {"offset": err.start},
         ) from None
@@ -253,7 +253,7 @@ def check_split_text(text: object) -> str:
 
 
 def prepare_text(text: str, sizing: Sizing, threads: int | None = None, markdown_titles: bool = True) -> Prepared:
-    """Encode ``text`` once with ``sizing`` and parse its Markdown (see :func:`ragchunk.sizing.prepare`)."""
+    """Encode ``text`` once with ``sizing`` and parse its Markdown (see :func:`ragchunk.packing.sizing.prepare`)."""
     check_split_text(text)
     # Not text.strip(): that copies the whole text when it ends with a line break.
     if not text or text.isspace():
@@ -323,7 +323,7 @@ class _Emitter:
         self.done = 0
         self.context: Context | None = None
 
-    def run(self, sizer: Any, options: SplitOptions) -> Iterator[int]:
+    def run(self, sizer: Sizer, options: SplitOptions) -> Iterator[int]:
         """Pack; yields the end of the latest chunk at each hundredth of the text passed."""
         size = options.size
         text, structure = self.text, self.structure
@@ -360,7 +360,7 @@ class _Emitter:
         return True
 
 
-def _count_of(sizer: Any, text: str) -> int:
+def _count_of(sizer: Sizer, text: str) -> int:
     """A count of any string by a sizer without a tokenizer (the estimate, or a count-only object)."""
     count = getattr(sizer, "count", None)
     if callable(count):

@@ -24,8 +24,8 @@ from pages import CalculatorPage, SplitterPage, number
 from ragchunk import SplitOptions, decode_document, get_tokenizer, plan, split_corpus, split_document
 from ragchunk.corpus import read_source
 from ragchunk.errors import NotTextError
-from ragchunk.files import find_files
-from ragchunk.records import langchain_json
+from ragchunk.cli.files import find_files
+from ragchunk.results.records import langchain_json
 
 ROOT = Path(__file__).resolve().parents[2]
 MD = sorted((ROOT / "tests" / "data" / "md").glob("*.md"))

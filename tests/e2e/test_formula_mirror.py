@@ -13,7 +13,7 @@ import itertools
 import json
 
 from pages import wait_language
-from ragchunk.fields import FormErrors, read_calc_form
+from ragchunk.options.fields import FormErrors, read_calc_form
 
 DOCS = ["1", "511", "512", "513", "10000", "10,000", " 40000 ", "1e3", "999999999999", "1000000000000",
         "1000000000001", "1e15", "0", "-1", "2.5", "", "abc", "1e", ".5", "9007199254740993"]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pages import SplitterPage, number, wait_language
 from ragchunk import SplitOptions, split_corpus
-from ragchunk.files import find_files
+from ragchunk.cli.files import find_files
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))
 import hostile_files as h  # noqa: E402

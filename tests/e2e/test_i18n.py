@@ -11,13 +11,13 @@ import pytest
 from conftest import origin_of
 from pages import CalculatorPage, SplitterPage, wait_language
 from ragchunk import plan, tokens_from_chars
-from ragchunk.fields import FormErrors, read_calc_form
+from ragchunk.options.fields import FormErrors, read_calc_form
 from ragchunk.splitter import split
 from ragchunk.errors import RagchunkError
 from ragchunk.options import SplitOptions
 from ragchunk.readers.formats import read_document
 from ragchunk.api import form_spec
-from ragchunk.textio import SIGNATURES, ZIP_KINDS, decode_document
+from ragchunk.readers.textio import SIGNATURES, ZIP_KINDS, decode_document
 
 I18N = Path(__file__).resolve().parents[2] / "web" / "i18n"
 LANGS = ("en", "ru", "hi")

@@ -64,7 +64,7 @@ def test_the_network_really_is_blocked(installed, tmp_path):
 def test_tokens_preview_and_split_need_no_network(installed, tmp_path, encoding):
     sys.path.insert(0, str(ROOT / "pycore"))
     import ragchunk
-    import ragchunk.records
+    import ragchunk.results.records
 
     document = tmp_path / "doc.md"
     document.write_text(DOCUMENT, encoding="utf-8")
@@ -80,7 +80,7 @@ def test_tokens_preview_and_split_need_no_network(installed, tmp_path, encoding)
                 cwd=tmp_path)
     assert split.returncode == 0, split.stderr
     assert split.stdout == ragchunk.to_jsonl(ragchunk.split(DOCUMENT, size=16, overlap=4, tokenizer=encoding),
-                                             ragchunk.records.Document(str(document), DOCUMENT))
+                                             ragchunk.results.records.Document(str(document), DOCUMENT))
 
 
 @pytest.mark.parametrize(("model", "limit"), [("bge-small-en-v1.5", 512), ("multilingual-e5-small", 512)])

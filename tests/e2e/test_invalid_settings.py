@@ -17,7 +17,7 @@ from pages import CalculatorPage, SplitterPage, number
 from ragchunk import get_tokenizer, plan, split
 from ragchunk.errors import RagchunkError
 from ragchunk.readers.formats import read_document
-from ragchunk.records import Document, to_jsonl
+from ragchunk.results.records import Document, to_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "tests" / "data" / "md"

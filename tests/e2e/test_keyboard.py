@@ -15,7 +15,7 @@ import pytest
 
 from pages import CalculatorPage, SplitterPage, wait_language
 from ragchunk import get_tokenizer, plan, split, windows
-from ragchunk.records import to_jsonl
+from ragchunk.results.records import to_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "tests" / "data" / "md" / "ws-README.md").read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ from pathlib import Path
 import build
 from pages import CalculatorPage, SplitterPage
 from ragchunk import get_model, get_tokenizer, split, to_jsonl
-from ragchunk.records import Document
+from ragchunk.results.records import Document
 
 DOC = (Path(__file__).resolve().parents[2] / "tests" / "data" / "md" / "tiktoken-js-README.md").read_text(encoding="utf-8")
 

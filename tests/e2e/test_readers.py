@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from pages import CalculatorPage, SplitterPage
 from ragchunk import CharEstimate, SplitOptions, get_model, get_tokenizer, split, split_document
-from ragchunk.compare import compare
+from ragchunk.results.compare import compare
 from ragchunk.readers.formats import read_document
 from ragchunk.settings import DEFAULT_CHARS_PER_TOKEN
 from shown import fixed, integer, percent

@@ -10,7 +10,7 @@ import pytest
 
 from pages import SplitterPage
 from ragchunk import CharEstimate, split
-from ragchunk.records import Document, to_jsonl
+from ragchunk.results.records import Document, to_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "tests" / "data" / "md"

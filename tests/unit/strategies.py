@@ -18,7 +18,7 @@ import os
 
 from hypothesis import strategies as st
 
-from ragchunk.settings import ENCODINGS
+from ragchunk.tokenizers import ENCODINGS
 
 ENCODING_NAMES = sorted(ENCODINGS)
 

@@ -452,7 +452,7 @@ def test_an_open_models_count_finds_offsets_only_for_the_windows_it_shows(monkey
 
 def test_export_is_the_cli_jsonl_of_the_last_split():
     from ragchunk import CharEstimate, split
-    from ragchunk.records import to_jsonl
+    from ragchunk.results.records import to_jsonl
 
     workspace = Workspace()
     doc = load(workspace, SPLIT_DOC)

@@ -19,9 +19,9 @@ from test_split import assert_guarantees, counter_for  # noqa: E402
 
 import ragchunk  # noqa: E402
 from ragchunk.corpus import split_document  # noqa: E402
-from ragchunk.markdown import front_matter, item_lists, list_items, parse_blocks  # noqa: E402
+from ragchunk.text.markdown import front_matter, item_lists, list_items, parse_blocks  # noqa: E402
 from ragchunk.options import SplitOptions  # noqa: E402
-from ragchunk.structure import Structure  # noqa: E402
+from ragchunk.text.structure import Structure  # noqa: E402
 
 JEKYLL = """---
 layout: post

@@ -14,7 +14,7 @@ import pytest
 
 from ragchunk import get_tokenizer, plan, split, tokens_from_chars, windows
 from ragchunk.cli import FLAGS, main
-from ragchunk.fields import FormErrors, read_calc_form
+from ragchunk.options.fields import FormErrors, read_calc_form
 from ragchunk.models import get_model
 
 ROOT = Path(__file__).resolve().parents[2]

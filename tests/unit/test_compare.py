@@ -1,4 +1,4 @@
-"""ragchunk.compare and ``python -m ragchunk compare``: the ways of cutting side by side."""
+"""ragchunk.results.compare and ``python -m ragchunk compare``: the ways of cutting side by side."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 import ragchunk
 from ragchunk.cli import main
-from ragchunk.compare import compare
+from ragchunk.results.compare import compare
 from ragchunk.readers.formats import EXTENSIONS, KINDS, NAMES, readable_formats
 
 DOCS = sorted((Path(__file__).resolve().parents[1] / "data" / "md").glob("*.md"))

@@ -17,7 +17,7 @@ from ragchunk.calculator import chunk_count, plan, plan_corpus
 from ragchunk.cli import main
 from ragchunk.corpus import CorpusSummary, split_corpus, split_document
 from ragchunk.options import SplitOptions
-from ragchunk.records import Document
+from ragchunk.results.records import Document
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = sorted((ROOT / "tests" / "data" / "md").glob("*.md"))

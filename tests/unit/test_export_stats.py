@@ -1,4 +1,4 @@
-"""ragchunk.records (the record schema, JSONL) and ragchunk.stats (sizes, overlap cost, histogram)."""
+"""ragchunk.results.records (the record schema, JSONL) and ragchunk.packing.stats (sizes, overlap cost, histogram)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from ragchunk import CharEstimate, RagchunkError, compute_stats, format_stats, plan, split, to_jsonl
-from ragchunk.records import FIELDS, chunk_record
-from ragchunk.stats import bin_edges
+from ragchunk.results.records import FIELDS, chunk_record
+from ragchunk.packing.stats import bin_edges
 from test_calculator import BAD_COUNTS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""ragchunk.fields: the calculator form, strings exactly as a person types them."""
+"""ragchunk.options.fields: the calculator form, strings exactly as a person types them."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragchunk import RagchunkError, plan
-from ragchunk.fields import FormErrors, parse_number, read_calc_form, shown
+from ragchunk.options.fields import FormErrors, parse_number, read_calc_form, shown
 from ragchunk.settings import MAX_DOC_CHARS, MAX_DOC_TOKENS, MAX_TOTAL_TOKENS
 
 FIX = re.compile(r": (enter |round it|lower )")

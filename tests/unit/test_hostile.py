@@ -34,9 +34,9 @@ from hypothesis import strategies as st
 import ragchunk
 from ragchunk import CharEstimate, get_tokenizer, sentence_spans, split, windows
 from ragchunk.api import Workspace
-from ragchunk.records import Document
+from ragchunk.results.records import Document
 from ragchunk.cli import main
-from ragchunk.markdown import parse_blocks
+from ragchunk.text.markdown import parse_blocks
 
 from strategies import examples, markdown, markdown_text
 from test_markdown import assert_invariants
@@ -324,7 +324,7 @@ BIG = {
 BIG_SCRIPT = """
 import sys, time
 from ragchunk import CharEstimate, sentence_spans, split
-from ragchunk.markdown import parse_blocks
+from ragchunk.text.markdown import parse_blocks
 from test_split import assert_guarantees, counter_for
 text = {expr}
 started = time.perf_counter()
@@ -468,12 +468,12 @@ def test_the_regex_check_catches_a_quadratic_pattern():
 
 
 def test_a_long_typed_number_is_refused_quickly():
-    from ragchunk.fields import parse_number
+    from ragchunk.options.fields import parse_number
 
     script = textwrap.dedent(
         """
         from ragchunk.errors import RagchunkError
-        from ragchunk.fields import parse_number
+        from ragchunk.options.fields import parse_number
         try:
             parse_number("chunk_size", "1" * 1_000_000 + "x")
         except RagchunkError as err:

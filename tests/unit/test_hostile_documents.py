@@ -27,7 +27,7 @@ from ragchunk.api import Workspace
 from ragchunk.cli import main
 from ragchunk.corpus import split_corpus, split_document
 from ragchunk.errors import RagchunkError
-from ragchunk.files import find_files, printable, zip_documents
+from ragchunk.cli.files import find_files, printable, zip_documents
 from ragchunk.integrations.arrow import document_records
 from ragchunk.options import SplitOptions
 from ragchunk.readers import ReadOptions, html, pdf
@@ -468,7 +468,7 @@ def test_the_cli_reads_a_zip_of_documents(tmp_path, capsys):
 
 
 def test_a_zip_bomb_given_to_the_cli_fails_alone(tmp_path, capsys, monkeypatch):
-    import ragchunk.files as files
+    import ragchunk.cli.files as files
 
     monkeypatch.setattr(files, "ZIP_MAX_BYTES", 1_000_000)
     (tmp_path / "bomb.zip").write_bytes(zipped({"big.md": b"a" * 2_000_000}))

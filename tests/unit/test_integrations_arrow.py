@@ -25,7 +25,7 @@ from ragchunk.integrations.arrow import (
     table_of,
 )
 from ragchunk.options import SplitOptions
-from ragchunk.records import FIELDS, Document, records
+from ragchunk.results.records import FIELDS, Document, records
 
 REAL = [(source, data) for source, data in documents() if source not in FAILING | SKIPPED]
 

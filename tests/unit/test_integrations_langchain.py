@@ -11,7 +11,7 @@ from langchain_text_splitters import TextSplitter
 from ragchunk import CharEstimate, split
 from ragchunk.errors import RagchunkError
 from ragchunk.integrations.langchain import RagchunkTextSplitter
-from ragchunk.records import records
+from ragchunk.results.records import records
 
 TEXTS = {path.name: path.read_text(encoding="utf-8") for path in sorted((DATA / "md").glob("*.md"))}
 SETTINGS = [

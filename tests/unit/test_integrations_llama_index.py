@@ -13,7 +13,7 @@ from llama_index.core.schema import MetadataMode, NodeRelationship, TextNode
 from ragchunk import split
 from ragchunk.errors import RagchunkError
 from ragchunk.integrations.llama_index import RagchunkNodeParser
-from ragchunk.records import records
+from ragchunk.results.records import records
 
 TEXTS = {path.name: path.read_text(encoding="utf-8") for path in sorted((DATA / "md").glob("*.md"))}
 

@@ -1,4 +1,4 @@
-"""Tests for ragchunk.markdown: Markdown or plain text -> ordered structural blocks."""
+"""Tests for ragchunk.text.markdown: Markdown or plain text -> ordered structural blocks."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragchunk.errors import RagchunkError
-from ragchunk.markdown import BLOCK_KINDS, Block, front_matter, heading_paths, item_lists, list_items, parse_blocks
+from ragchunk.text.markdown import BLOCK_KINDS, Block, front_matter, heading_paths, item_lists, list_items, parse_blocks
 
 FIXTURES = sorted((Path(__file__).resolve().parents[1] / "data" / "md").glob("*.md"))
 

@@ -17,7 +17,7 @@ if str(Path(__file__).parent) not in sys.path:
 from strategies import examples, heading, markdown  # noqa: E402
 
 import ragchunk  # noqa: E402
-import ragchunk.records  # noqa: E402
+import ragchunk.results.records  # noqa: E402
 from ragchunk.cli import main  # noqa: E402
 from ragchunk.models import MODELS, UnknownModelError, get_model, model_figures  # noqa: E402
 from ragchunk.options import SplitOptions  # noqa: E402
@@ -178,7 +178,7 @@ def test_split_with_a_model_refuses_a_size_it_would_truncate():
                    " 2 of them its own special tokens; enter at most 254\n")
     code, out, err = run("split", "-", "--model", "all-MiniLM-L6-v2", "--overlap", "16", stdin=DOC.encode())
     assert code == 0 and out == ragchunk.to_jsonl(ragchunk.split(DOC, model="all-MiniLM-L6-v2", overlap=16),
-                                                  ragchunk.records.Document("-", DOC))
+                                                  ragchunk.results.records.Document("-", DOC))
 
 
 def test_calc_with_a_model_takes_its_price_and_shows_vectors_and_storage():

@@ -17,7 +17,7 @@ from strategies import examples, markdown  # noqa: E402
 from test_split import assert_guarantees, counter_for  # noqa: E402
 
 import ragchunk  # noqa: E402
-from ragchunk.markdown import parse_blocks  # noqa: E402
+from ragchunk.text.markdown import parse_blocks  # noqa: E402
 from ragchunk.options import SplitOptions  # noqa: E402
 
 COUNT = ragchunk.get_tokenizer().count

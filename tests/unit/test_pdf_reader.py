@@ -21,7 +21,7 @@ from catalog import english
 from pypdf import PdfWriter
 from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject, NumberObject
 from ragchunk.errors import RagchunkError
-from ragchunk.markdown import parse_blocks
+from ragchunk.text.markdown import parse_blocks
 from ragchunk.readers import Extracted, ReadOptions
 from ragchunk.readers import pdf as pdf_reader
 from ragchunk.readers._pdf_layout import Line, OutlineEntry, drop_running_lines, layout

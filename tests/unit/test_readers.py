@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ragchunk import split
-from ragchunk.markdown import parse_blocks
+from ragchunk.text.markdown import parse_blocks
 from ragchunk.readers import Extracted, ReadOptions, docx, epub, html, notebook, rst, text
 from ragchunk.readers.formats import read_document, reader_for
 

@@ -13,7 +13,7 @@ import random
 import pytest
 from test_hostile import _grows_linearly
 
-from ragchunk.markdown import parse_blocks
+from ragchunk.text.markdown import parse_blocks
 from ragchunk.readers import ReadOptions, html
 from ragchunk.readers.formats import read_document
 

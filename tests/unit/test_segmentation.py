@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragchunk.segmentation import iter_sentence_starts, sentence_spans, sentences
+from ragchunk.text.segmentation import iter_sentence_starts, sentence_spans, sentences
 
 ENGLISH = [
     ("Hello world. This is a test.", ["Hello world.", "This is a test."]),

@@ -23,17 +23,17 @@ from pathlib import Path
 
 import pytest
 from ragchunk import CharEstimate, RagchunkError, get_tokenizer, split, to_jsonl
-from ragchunk.records import Document
-from ragchunk.sizing import TokenSizer
-from ragchunk.structure import Structure, markup_direction
+from ragchunk.results.records import Document
+from ragchunk.packing.sizing import TokenSizer
+from ragchunk.text.structure import Structure, markup_direction
 from ragchunk.tokenizers import bpe
 from ragchunk.cli import main
 from ragchunk.readers.formats import readable_formats
-from ragchunk.graphemes import grapheme_spans, is_boundary
-from ragchunk.markdown import heading_paths, parse_blocks
+from ragchunk.text.graphemes import grapheme_spans, is_boundary
+from ragchunk.text.markdown import heading_paths, parse_blocks
 
-sizing_module = importlib.import_module("ragchunk.sizing")
-structure_module = importlib.import_module("ragchunk.structure")
+sizing_module = importlib.import_module("ragchunk.packing.sizing")
+structure_module = importlib.import_module("ragchunk.text.structure")
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = sorted((ROOT / "tests" / "data" / "md").glob("*.md"))

@@ -18,8 +18,8 @@ if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
 
 from ragchunk import CharEstimate, RagchunkError, get_tokenizer, split  # noqa: E402
-from ragchunk.graphemes import floor_boundary, grapheme_spans, is_boundary  # noqa: E402
-from ragchunk.sizing import TokenSizer  # noqa: E402
+from ragchunk.text.graphemes import floor_boundary, grapheme_spans, is_boundary  # noqa: E402
+from ragchunk.packing.sizing import TokenSizer  # noqa: E402
 from ragchunk.tokenizers import bpe  # noqa: E402
 from strategies import MULTIBYTE_PIECES, markdown  # noqa: E402
 from test_split import assert_guarantees, counter_for  # noqa: E402

@@ -1,4 +1,4 @@
-"""ragchunk.textio: file bytes -> text, refusing files that are not text."""
+"""ragchunk.readers.textio: file bytes -> text, refusing files that are not text."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ragchunk import NotTextError, RagchunkError, decode_document, textio
-from ragchunk.textio import SIGNATURES, Document, check_text, sniff_binary, sniff_kind
+from ragchunk import NotTextError, RagchunkError, decode_document
+from ragchunk.readers import textio
+from ragchunk.readers.textio import SIGNATURES, Document, check_text, sniff_binary, sniff_kind
 
 ROOT = Path(__file__).resolve().parents[2]
 

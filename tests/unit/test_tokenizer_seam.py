@@ -19,7 +19,7 @@ from test_split import assert_guarantees  # noqa: E402
 from toy_tokenizer import NfkcToyTokenizer  # noqa: E402
 
 from ragchunk import RagchunkError, chunk_count, split, windows  # noqa: E402
-from ragchunk.sizing import TokenSizer  # noqa: E402
+from ragchunk.packing.sizing import TokenSizer  # noqa: E402
 from ragchunk.tokenizers import Tokenizer, encode_in_pieces  # noqa: E402
 
 TOY = NfkcToyTokenizer()

@@ -24,7 +24,7 @@ from strategies import ENCODING_NAMES, any_text, chunking, encodings, multibyte_
 import ragchunk  # noqa: E402
 from ragchunk import RagchunkError, Window, get_tokenizer, plan, windows  # noqa: E402
 from test_tokenizers import reference  # noqa: E402
-from ragchunk.windowing import windows_of  # noqa: E402
+from ragchunk.packing.windowing import windows_of  # noqa: E402
 
 DOCUMENTS = sorted((Path(__file__).resolve().parents[1] / "data" / "md").glob("*.md"))
 

@@ -129,7 +129,7 @@ export async function bootEngine(progress = () => {}, assets = site()) {
   const pyodide = await failFast(assets.loadPyodide({ stdout: () => {}, stderr: () => {} }));
   progress("wheel", 1, BOOT_STAGES);
   await assets.installWheel(pyodide);
-  const glue = pyodide.pyimport("ragchunk.browser");
+  const glue = pyodide.pyimport("ragchunk.api.browser");
   const workspace = pyodide.pyimport("ragchunk.api").Workspace();
 
   // Loads an encoding's table the first time it is asked for; later calls reuse it.
@@ -207,7 +207,7 @@ export async function bootEngine(progress = () => {}, assets = site()) {
   progress("encoding", 2, BOOT_STAGES, { name: defaultEncoding });
   await ensureEncoder(defaultEncoding, firstEncoder);
   // A pasted text goes to Python wrapped as {text}, so the encoder can read the JS string
-  // itself (see ragchunk.browser.JsText); bytes and null pass as they are.
+  // itself (see ragchunk.api.browser.JsText); bytes and null pass as they are.
   const start = (type, payload, document) =>
     glue.start(workspace, type, JSON.stringify(payload), typeof document === "string" ? { text: document } : document ?? undefined);
   return { pyodide, glue, workspace, start, ensureTokenizer, ensureReader };

@@ -1,4 +1,4 @@
-// The calculator's formula and field checks, mirrored from pycore/ragchunk/fields.py and
+// The calculator's formula and field checks, mirrored from pycore/ragchunk/options/fields.py and
 // plan.py so the page answers while Python boots. tests/e2e/test_formula_mirror.py runs
 // both over a grid of inputs (edge cases and every kind of bad input) and asserts the same
 // numbers and the same errors (field, code and params; the page says an error from code +
@@ -120,7 +120,7 @@ export function chunkCount(doc, size, overlap) {
 }
 
 /**
- * The calculator form (strings as typed) to a plan, as ragchunk.fields.read_calc_form;
+ * The calculator form (strings as typed) to a plan, as ragchunk.options.fields.read_calc_form;
  * `form.decimal_comma` as its `decimal_comma`. Returns {ok: true, result} with the keys
  * of Plan.to_json(), or {ok: false, errors: [{field, code, params}]}.
  */

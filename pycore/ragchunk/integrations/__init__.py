@@ -1,7 +1,7 @@
 """ragchunk inside other tools: Ray Data, Spark, LangChain and LlamaIndex.
 
 Each adapter only translates: the chunks come from :func:`ragchunk.corpus.split_document`
-or from :func:`ragchunk.splitter.split_with` and :func:`ragchunk.records.records`, so they
+or from :func:`ragchunk.splitter.split_with` and :func:`ragchunk.results.records.records`, so they
 are the chunks, the guarantees and the record schema of the library and the CLI.
 
 =======================================  ==========================  ==============================

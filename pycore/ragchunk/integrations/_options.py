@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..context import DEFAULT_CONTEXT
 from ..errors import RagchunkError
 from ..options import SplitOptions
+from ..packing.context import DEFAULT_CONTEXT
 from ..tokenizers import CharEstimate
 
 __all__ = ["ON_ERROR", "check_on_error", "counter", "split_options"]

@@ -1,6 +1,6 @@
 """Chunk records as Apache Arrow: one fixed schema, the batch function the engines map, Parquet.
 
-:func:`schema` is made from :data:`ragchunk.records.FIELDS` plus :data:`ERROR`, in that
+:func:`schema` is made from :data:`ragchunk.results.records.FIELDS` plus :data:`ERROR`, in that
 order, the same for every batch and every document: ``heading_path`` is ``list<string>``
 even when no chunk of a batch has a heading (a schema inferred per batch would make it
 ``list<null>`` there, and readers of the Parquet folder then refuse the mix), integers
@@ -25,7 +25,7 @@ from typing import Any
 from ..corpus import split_document
 from ..errors import RagchunkError
 from ..options import SplitOptions
-from ..records import FIELDS, Field
+from ..results.records import FIELDS, Field
 from . import require
 from ._options import check_on_error, split_options
 
@@ -55,13 +55,13 @@ def schema() -> Any:
 
 
 def table_of(records: Iterable[dict[str, Any]]) -> Any:
-    """Records (as :func:`ragchunk.records.records` makes them) as a ``pyarrow.Table`` of :func:`schema`.
+    """Records (as :func:`ragchunk.results.records.records` makes them) as a ``pyarrow.Table`` of :func:`schema`.
 
     A field a record leaves out is null; a key that is not a column raises ``ValueError``
     (a record schema and an Arrow schema that disagree are a bug, not data to drop).
 
     >>> from ragchunk import split
-    >>> from ragchunk.records import records
+    >>> from ragchunk.results.records import records
     >>> table = table_of(records(split("# A\\n\\nOne.", size=64, overlap=0)))
     >>> table.num_rows, table.column("heading_path").to_pylist(), table.column("source").to_pylist()
     (1, [['A']], [None])
@@ -81,7 +81,7 @@ def records_of(table: Any) -> list[dict[str, Any]]:
     For a table of chunk rows this gives back exactly the records :func:`table_of` was given.
 
     >>> from ragchunk import split
-    >>> from ragchunk.records import records
+    >>> from ragchunk.results.records import records
     >>> made = list(records(split("One. Two.", size=64, overlap=0)))
     >>> records_of(table_of(made)) == made
     True

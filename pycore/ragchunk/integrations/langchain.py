@@ -1,7 +1,7 @@
 """LangChain: :class:`RagchunkTextSplitter`, a real ``langchain_text_splitters.TextSplitter``.
 
 It cuts with :func:`ragchunk.splitter.split_with` and takes each chunk's fields from
-:func:`ragchunk.records.records`, so its chunks are those of :func:`ragchunk.split` with
+:func:`ragchunk.results.records.records`, so its chunks are those of :func:`ragchunk.split` with
 the same settings. ``chunk_size`` and ``chunk_overlap`` (LangChain's names) are
 :func:`ragchunk.split`'s ``size`` and ``overlap``, in tokens of ``tokenizer`` (a registry
 name, a :class:`ragchunk.CharEstimate`, or any object with ``count(text)``) or of
@@ -21,7 +21,7 @@ Each chunk's metadata is the document's own metadata, then ``heading``, ``headin
 ``tokens`` and ``overlap_tokens`` (the exact counts of the chunk and of the overlap it
 repeats from the previous chunk), and with ``model=`` / ``context="headings"`` the
 record's ``model``, ``embed_text`` and ``embed_tokens`` (embed ``embed_text`` then). The
-page content is the chunk's text, a verbatim slice; ``ragchunk.records.langchain_json``
+page content is the chunk's text, a verbatim slice; ``ragchunk.results.records.langchain_json``
 writes records of the CLI or the page as LangChain documents.
 
 Needs ``langchain-text-splitters`` (``pip install "ragchunk[langchain]"``), imported when
@@ -33,9 +33,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..context import DEFAULT_CONTEXT
 from ..errors import RagchunkError
-from ..records import records
+from ..packing.context import DEFAULT_CONTEXT
+from ..results.records import records
 from ..splitter import split_with
 from . import OPTIONAL_METADATA, lazy_class, require
 from ._options import counter, split_options
@@ -51,7 +51,7 @@ def chunk_metadata(record: dict[str, Any]) -> dict[str, Any]:
     then its ``model``, ``embed_text`` and ``embed_tokens`` when it has them.
 
     >>> from ragchunk import split
-    >>> from ragchunk.records import records
+    >>> from ragchunk.results.records import records
     >>> chunk_metadata(next(records(split("# A\\n\\nOne.", size=64, overlap=0))))
     {'heading': 'A', 'heading_path': ['A'], 'start_index': 0, 'tokens': 5, 'overlap_tokens': 0}
     """

@@ -1,7 +1,7 @@
 """LlamaIndex: :class:`RagchunkNodeParser`, a real LlamaIndex ``NodeParser``.
 
 It cuts each node's text with :func:`ragchunk.splitter.split_with` and takes each chunk's
-fields from :func:`ragchunk.records.records`, so its nodes hold the chunks of
+fields from :func:`ragchunk.results.records.records`, so its nodes hold the chunks of
 :func:`ragchunk.split` with the same settings. ``chunk_size`` and ``chunk_overlap``
 (LlamaIndex's names) are :func:`ragchunk.split`'s ``size`` and ``overlap``, in tokens of
 ``tokenizer`` (a registry name, a :class:`ragchunk.CharEstimate`, or any object with
@@ -36,8 +36,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..context import DEFAULT_CONTEXT
-from ..records import records
+from ..packing.context import DEFAULT_CONTEXT
+from ..results.records import records
 from ..splitter import split_with
 from . import OPTIONAL_METADATA, lazy_class, require
 from ._options import split_options

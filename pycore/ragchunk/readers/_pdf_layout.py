@@ -32,7 +32,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from ..markdown import parse_blocks
+from ..text.markdown import parse_blocks
 from ._pdf_text import FontInfo, Run
 
 __all__ = ["Layout", "Line", "OutlineEntry", "drop_contents", "drop_running_lines", "layout", "lines_of"]

@@ -69,10 +69,9 @@ import posixpath
 from collections.abc import Callable
 from functools import partial
 
-from . import Extracted, ReadOptions
-from .safety import text_too_large
 from ._math import INVISIBLE_OPERATORS, MAX_MATH_NESTING, grouped
-from .safety import Archive, file_error, iter_entry, open_zip, parse_xml, read_entry
+from .base import Extracted, ReadOptions
+from .safety import Archive, file_error, iter_entry, open_zip, parse_xml, read_entry, text_too_large
 from .writer import HTML_SPACE, MarkdownWriter, collapse, table_cell
 
 __all__ = ["read"]

@@ -45,11 +45,10 @@ import re
 from bisect import bisect_left
 from urllib.parse import unquote
 
-from ..markdown import parse_blocks
-from . import Extracted, ReadOptions, boilerplate_note
-from .safety import text_too_large
+from ..text.markdown import parse_blocks
+from .base import Extracted, ReadOptions, boilerplate_note
 from .html import convert_chapter, decode_html, toc_links
-from .safety import Archive, file_error, open_zip, parse_xml, read_entry
+from .safety import Archive, file_error, open_zip, parse_xml, read_entry, text_too_large
 from .writer import collapse
 
 __all__ = ["read"]

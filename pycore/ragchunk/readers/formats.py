@@ -12,7 +12,7 @@ Word document (a damaged one by the names in its entries' headers, so it is said
 Word document (the DOCX reader says so). Then the extension, then the content: a file that
 starts (after a BOM and white space) with ``<!doctype html``, ``<html`` or an XML
 declaration followed by ``<html`` is HTML. Everything else is text, which
-:func:`ragchunk.textio.decode_document` refuses when it is binary.
+:func:`ragchunk.readers.textio.decode_document` refuses when it is binary.
 """
 
 from __future__ import annotations
@@ -23,11 +23,10 @@ import zipfile
 from collections.abc import Callable
 
 from ..errors import RagchunkError
-
 from ..settings import MAX_DOCUMENT_BYTES
-from ..textio import sniff_kind
-from . import Extracted, ReadOptions
+from .base import Extracted, ReadOptions
 from .safety import file_error
+from .textio import sniff_kind
 
 __all__ = ["KINDS", "read_document", "reader_for", "readable_formats"]
 
@@ -119,7 +118,7 @@ def _zip_kind(data: bytes) -> str | None:
     """"epub" or "docx" for a ZIP that is one (by its first entry, then its directory), else None.
 
     A damaged one has no directory to read, but the names in its first entries' headers can
-    still say what it is (as :func:`ragchunk.textio.sniff_kind` reads them): its reader then
+    still say what it is (as :func:`ragchunk.readers.textio.sniff_kind` reads them): its reader then
     says it is damaged, rather than it being refused as a document that is not text.
     """
     if data[30:58] == _EPUB_MIMETYPE:
@@ -149,7 +148,7 @@ def read_document(data: bytes, name: str = "", options: ReadOptions | None = Non
     """
     options = options or ReadOptions()
     if len(data) > MAX_DOCUMENT_BYTES:
-        # The same sentence as ragchunk.textio's, so the page says it alike for every format.
+        # The same sentence as ragchunk.readers.textio's, so the page says it alike for every format.
         raise RagchunkError("file", f"{name or 'the file'} is too large ({len(data):,} bytes): the limit is "
                             f"{MAX_DOCUMENT_BYTES:,} bytes; split it first", "file_too_large",
                             {"name": name, "size": len(data), "limit": MAX_DOCUMENT_BYTES})

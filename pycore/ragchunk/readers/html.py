@@ -91,10 +91,10 @@ import re
 from html import unescape
 
 from ..errors import NotTextError
-from ..textio import sniff_kind
-from . import Extracted, ReadOptions, boilerplate_note
 from ._math import INVISIBLE_OPERATORS, MAX_MATH_NESTING, grouped
+from .base import Extracted, ReadOptions, boilerplate_note
 from .charsets import codec_for, detect
+from .textio import sniff_kind
 from .writer import MarkdownWriter, collapse, table_cell
 
 __all__ = ["convert", "convert_chapter", "decode_html", "read", "start_tag", "toc_links"]
@@ -219,7 +219,7 @@ def decode_html(data: bytes, name: str) -> tuple[str, list[dict]]:
     ignored likewise (``bom_ignored``). Invalid bytes become U+FFFD, with a note.
 
     Raises:
-        NotTextError: the bytes are a binary file (see :func:`ragchunk.textio.sniff_kind`).
+        NotTextError: the bytes are a binary file (see :func:`ragchunk.readers.textio.sniff_kind`).
     """
     label = name or "the file"
     notes: list[dict] = []
@@ -239,7 +239,7 @@ def decode_html(data: bytes, name: str) -> tuple[str, list[dict]]:
     found = sniff_kind(data)
     if found is not None:
         kind, what = found
-        # ragchunk.textio's sentence, so that the page says it alike for every format.
+        # ragchunk.readers.textio's sentence, so that the page says it alike for every format.
         raise NotTextError("file", f"{label} is {what}, not text: export it as .txt or .md and drop that instead",
                            "not_text", {"name": name, "kind": kind, "what": what})
     head = data[:2048].decode("latin-1")

@@ -30,10 +30,10 @@ from __future__ import annotations
 import json
 import re
 
-from ..markdown import parse_blocks
-from ..textio import decode_document
-from . import Extracted, ReadOptions
+from ..text.markdown import parse_blocks
+from .base import Extracted, ReadOptions
 from .safety import file_error
+from .textio import decode_document
 from .writer import MarkdownWriter
 
 __all__ = ["read"]
@@ -54,7 +54,7 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
 
     Raises:
         RagchunkError: ``notebook_invalid``, ``notebook_too_deep``, ``not_a_notebook``,
-            and :func:`ragchunk.textio.decode_document`'s errors.
+            and :func:`ragchunk.readers.textio.decode_document`'s errors.
     """
     decoded = decode_document(data, name)
     text = decoded.text.lstrip("\ufeff")

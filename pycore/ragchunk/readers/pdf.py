@@ -26,10 +26,10 @@ from io import BytesIO
 from typing import Any
 
 from ..errors import RagchunkError
-from . import Extracted, ReadOptions, boilerplate_note
-from .safety import text_too_large
 from ._pdf_layout import Line, OutlineEntry, layout, lines_of
 from ._pdf_text import ContentBudget, FontCache, TooMuchContent, page_text
+from .base import Extracted, ReadOptions, boilerplate_note
+from .safety import text_too_large
 
 __all__ = ["PYPDF_VERSION", "PYPDF_WHEEL_SHA256", "read"]
 

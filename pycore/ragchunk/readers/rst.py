@@ -67,8 +67,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..textio import decode_document
-from . import Extracted, ReadOptions
+from .base import Extracted, ReadOptions
+from .textio import decode_document
 from .writer import MarkdownWriter, table_cell
 
 __all__ = ["read"]
@@ -121,7 +121,7 @@ def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
     """Read a reStructuredText file (``kind="rst"``); see the module docstring.
 
     Raises:
-        RagchunkError: the errors of :func:`ragchunk.textio.decode_document` (binary file, too large).
+        RagchunkError: the errors of :func:`ragchunk.readers.textio.decode_document` (binary file, too large).
     """
     decoded = decode_document(data, name)
     text = decoded.text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")

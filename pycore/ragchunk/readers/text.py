@@ -6,7 +6,7 @@
 >>> read(b"caf\\xe9", "a.txt", ReadOptions()).notes[0]["code"]
 'not_utf8'
 
-Bytes are decoded by :func:`ragchunk.textio.decode_document` (UTF-8, or UTF-16 with a BOM
+Bytes are decoded by :func:`ragchunk.readers.textio.decode_document` (UTF-8, or UTF-16 with a BOM
 or recognisably without one; invalid bytes replaced and noted); a leading BOM is dropped.
 ``.md``, ``.markdown``, ``.mdown``, ``.mkd``, ``.mkdn`` and ``.mdx`` files are Markdown,
 everything else is text (the splitter reads both alike; the kind says what the file was).
@@ -17,10 +17,10 @@ Raises :class:`ragchunk.errors.NotTextError` for a binary file and
 
 from __future__ import annotations
 
-from ..markdown import front_matter
-from ..textio import decode_document
-from . import Extracted, ReadOptions
+from ..text.markdown import front_matter
+from .base import Extracted, ReadOptions
 from .safety import text_too_large
+from .textio import decode_document
 
 __all__ = ["MARKDOWN_EXTENSIONS", "of_text", "read"]
 

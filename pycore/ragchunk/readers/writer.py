@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..markdown import parse_blocks
+from ..text.markdown import parse_blocks
 from .safety import text_too_large
 
 # HTML's white space (not Unicode's: a no-break space is text), collapsed as a browser does.

@@ -18,15 +18,19 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 from ..errors import RagchunkError, UnknownEncodingError
-from ..settings import DEFAULT_ENCODING, ENCODINGS
+from ..settings import DEFAULT_ENCODING
 from ..steps import drive
 from . import bpe
 from .base import Encoded, Tokenizer
 from .bpe import TiktokenTokenizer, WasmTokenizer
+from .catalog import CATALOG, ENCODINGS, OPEN_TOKENIZERS
 from .pieces import OFFSET_PIECE_CHARS, encode_ids_first
 
 __all__ = [
     "REGISTRY",
+    "CATALOG",
+    "ENCODINGS",
+    "OPEN_TOKENIZERS",
     "CharEstimate",
     "Encoded",
     "Registry",
@@ -130,16 +134,6 @@ def encode_steps(tokenizer: Tokenizer, text: str, piece: int | None = None,
     return Encoded(ids, starts, ends)
 
 
-# The open models' tokenizers: name -> (what it is, the tables it reads). The page fetches
-# those tables from its own origin when a model of the family is first chosen.
-OPEN_TOKENIZERS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "bert-base-uncased": ("WordPiece, uncased (all-MiniLM, bge-*-en-v1.5, e5-*-v2, gte-*, nomic-embed-text)",
-                          ("bert-uncased-vocab", "bert-uncased-chars")),
-    "xlm-roberta": ("XLM-R sentencepiece Unigram (multilingual-e5-*, bge-m3)",
-                    ("xlmr-automaton", "xlmr-scores", "xlmr-normalizer", "xlmr-graphemes")),
-}
-
-
 def tokenizer_names() -> list[str]:
     """Every name :func:`get_tokenizer` knows: the BPE encodings, then the open models' tokenizers."""
     return [*ENCODINGS, *OPEN_TOKENIZERS]
@@ -215,11 +209,12 @@ class Registry:
 
 
 def _build_default(name: str) -> Tokenizer:
-    if name == "bert-base-uncased":
+    family = CATALOG[name].family
+    if family == "wordpiece":
         from . import wordpiece
 
         return wordpiece.load(name)
-    if name == "xlm-roberta":
+    if family == "unigram":
         from . import unigram
 
         return unigram.load()

@@ -121,7 +121,7 @@ class UnigramTokenizer:
     name = "xlm-roberta"
     exact = True
     special_tokens = 2
-    # No token covers whitespace (see ragchunk.sizing.TokenSizer.exact).
+    # No token covers whitespace (see ragchunk.packing.sizing.TokenSizer.exact).
     whitespace_outside_tokens = True
 
     def __init__(self, automaton: Automaton, scores: Sequence[float], rules: dict[str, str],

@@ -215,7 +215,7 @@ class WordPieceTokenizer:
 
     exact = True
     special_tokens = 2
-    # No token covers whitespace (see ragchunk.sizing.TokenSizer.exact).
+    # No token covers whitespace (see ragchunk.packing.sizing.TokenSizer.exact).
     whitespace_outside_tokens = True
 
     def __init__(self, vocab: Sequence[str], chars: CharTable, name: str = "bert-base-uncased") -> None:

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .readers import Extracted
-from .splitter import Chunk, Split
+from ..readers import Extracted
+from ..splitter import Chunk, Split
 
 __all__ = ["FIELDS", "SCHEMA_VERSION", "Document", "Field", "chunk_record", "langchain_json", "page_columns", "records",
            "to_jsonl"]

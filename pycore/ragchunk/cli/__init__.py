@@ -12,32 +12,48 @@ import json
 import os
 import sys
 import time
-from pathlib import Path
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import NoReturn, TextIO
 
-from . import __version__
-from .calculator import CorpusPlan, Plan, check_chunking, plan_corpus, vector_storage
-from .compare import compare
-from .context import DEFAULT_CONTEXT
-from .corpus import CorpusSummary, read_source, split_corpus
-from .errors import NotTextError, RagchunkError
-from .fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_price
-from .files import (STDIN, Found, cannot_read, find_files, is_archive, printable, read_file, same_file, shown_name,
-                    zip_documents)
-from .options import SplitOptions, read_split_form
-from .settings import (DEFAULT_CHARS_PER_TOKEN, DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS,
-                       MAX_CHUNK_SIZE, MAX_DOCUMENT_CHARS)
-from .stats import compute_stats, format_stats
-from .structure import BY_CHOICES
-from .readers import ReadOptions
-from .readers.formats import readable_formats
-from .textio import check_text
-from .models import MODELS, Model, get_model, model_catalog
-from .options import check_model_size
-from .tokenizers import get_tokenizer, tokenizer_names
-from .windowing import windows
+from .. import __version__
+from ..calculator import CorpusPlan, Plan, plan_corpus
+from ..checks import check_chunking
+from ..corpus import CorpusSummary, read_source, split_corpus
+from ..errors import NotTextError, RagchunkError
+from ..models import MODELS, Model, get_model, model_catalog, vector_storage
+from ..options import SplitOptions, check_model_size, read_split_form
+from ..options.fields import ErrorCollector, FormErrors, read_calc_form, read_count, read_price
+from ..packing.context import DEFAULT_CONTEXT
+from ..packing.stats import compute_stats, format_stats
+from ..packing.windowing import windows
+from ..readers import ReadOptions
+from ..readers.formats import readable_formats
+from ..readers.textio import check_text
+from ..results.compare import compare
+from ..settings import (
+    DEFAULT_CHARS_PER_TOKEN,
+    DEFAULT_CHUNK_SIZE,
+    DEFAULT_ENCODING,
+    DEFAULT_PREVIEW_WINDOWS,
+    MAX_CHUNK_SIZE,
+    MAX_DOCUMENT_CHARS,
+)
+from ..text.structure import BY_CHOICES
+from ..tokenizers import get_tokenizer, tokenizer_names
+from .files import (
+    STDIN,
+    Found,
+    cannot_read,
+    find_files,
+    is_archive,
+    printable,
+    read_file,
+    same_file,
+    shown_name,
+    zip_documents,
+)
 
 FLAGS = {
     "doc_tokens": "--tokens",
@@ -669,7 +685,7 @@ def _read_options(args: argparse.Namespace, errors: ErrorCollector) -> ReadOptio
 def _read_all(found: Sequence[Found], stdin: TextIO, unreadable: list[str],
               done: Callable[[Found], None] | None = None) -> Iterator[tuple[str, bytes]]:
     """``(source, bytes)`` of each found file, and of each document in a .zip (``docs.zip/guide.md``,
-    within the page's bounds: :func:`ragchunk.files.zip_documents`). A file or archive that
+    within the page's bounds: :func:`ragchunk.cli.files.zip_documents`). A file or archive that
     cannot be read is said, its source added to ``unreadable``, and the others go on."""
     for item in found:
         try:
@@ -769,7 +785,7 @@ class _ParquetOutput:
         if not path:
             raise RagchunkError("format", "parquet is written to a file, not standard output: add -o OUT.parquet")
         try:
-            from .integrations.arrow import ParquetWriter, schema
+            from ..integrations.arrow import ParquetWriter, schema
 
             schema()
         except RagchunkError:

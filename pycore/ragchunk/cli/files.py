@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .settings import MAX_DOCUMENT_BYTES
+from ..settings import MAX_DOCUMENT_BYTES
 
 __all__ = ["Found", "cannot_read", "find_files", "printable", "read_file", "same_file", "shown_name"]
 

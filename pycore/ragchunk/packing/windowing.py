@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from .calculator import check_chunking, check_whole, chunk_count
-from .settings import MAX_TOTAL_TOKENS
-from .tokenizers import Encoded, Tokenizer
+from ..calculator import chunk_count
+from ..checks import check_chunking, check_whole
+from ..settings import MAX_TOTAL_TOKENS
+from ..tokenizers import Encoded, Tokenizer
 
 
 @dataclass(frozen=True, slots=True)

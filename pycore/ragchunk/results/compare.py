@@ -38,14 +38,14 @@ from bisect import bisect_left
 from collections.abc import Generator, Iterable
 from dataclasses import asdict, dataclass
 
-from .calculator import check_price
-from .context import DEFAULT_CONTEXT, PATH_SEPARATOR
-from .options import SplitOptions
-from .segmentation import sentence_spans
-from .splitter import Chunk, pack, prepare_text
-from .steps import drive
-from .structure import BY_CHOICES, Structure
-from .windowing import windows_of
+from ..checks import check_price
+from ..options import SplitOptions
+from ..packing.context import DEFAULT_CONTEXT, PATH_SEPARATOR
+from ..packing.windowing import windows_of
+from ..splitter import Chunk, pack, prepare_text
+from ..steps import drive
+from ..text.segmentation import sentence_spans
+from ..text.structure import BY_CHOICES, Structure
 
 __all__ = ["Comparison", "compare", "compare_steps"]
 

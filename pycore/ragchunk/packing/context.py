@@ -25,7 +25,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 
-from .structure import Structure
+from ..text.structure import Structure
 
 __all__ = ["CONTEXT_CHOICES", "DEFAULT_CONTEXT", "Context"]
 

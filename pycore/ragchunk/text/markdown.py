@@ -54,7 +54,7 @@ from collections.abc import Iterable
 from itertools import accumulate
 from typing import NamedTuple
 
-from .errors import RagchunkError
+from ..errors import RagchunkError
 
 __all__ = ["BLOCK_KINDS", "Block", "front_matter", "heading_paths", "item_lists", "list_items", "parse_blocks"]
 

@@ -28,16 +28,38 @@ import threading
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from queue import SimpleQueue
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
-from .calculator import check_ratio
-from .errors import RagchunkError
-from .structure import Structure
-from .tokenizers import CharEstimate, Tokenizer, check_tokenizer, get_tokenizer
+from ..checks import check_ratio
+from ..errors import RagchunkError
+from ..text.structure import Structure
+from ..tokenizers import CharEstimate, Tokenizer, check_tokenizer, get_tokenizer
 
-__all__ = ["CharSizer", "CountSizer", "Sizing", "TokenSizer", "prepare", "sizing_for"]
+__all__ = ["CharSizer", "CountSizer", "Sizer", "Sizing", "TokenSizer", "prepare", "sizing_for"]
 
 _MEMO_LIMIT = 256
+
+
+@runtime_checkable
+class Sizer(Protocol):
+    """What the packer, the overlap and the splitter ask of a sizer (see the module's docstring).
+
+    Positions are code-point offsets into the one text the sizer was made for; ``n`` is a
+    number of tokens.
+
+    >>> all(isinstance(sizer, Sizer) for sizer in (CharSizer(4), CountSizer("ab", len)))
+    True
+    """
+
+    def est(self, s: int, e: int) -> int: ...
+
+    def fits(self, s: int, e: int, n: int) -> bool: ...
+
+    def exact(self, s: int, e: int) -> int: ...
+
+    def reach(self, s: int, n: int, limit: int) -> int: ...
+
+    def lowest(self, e: int, n: int, floor: int) -> int: ...
 # Token count from which the token ends are kept in an array (about 4 MB of text).
 _ARRAY_ENDS_FROM = 1 << 20
 
@@ -245,7 +267,7 @@ class Sizing:
         self.ratio = ratio
         self.count = count
 
-    def sizer(self, text: str, ends: Any = None) -> Any:
+    def sizer(self, text: str, ends: Any = None) -> Sizer:
         """The sizer of ``text`` (``ends``: token ends already computed for it)."""
         if self.tokenizer is not None:
             return TokenSizer(text, self.tokenizer, ends)
@@ -301,7 +323,7 @@ def _threads_usable() -> int:
 def prepare(text: str, sizing: Sizing, threads: int | None = None,
             markdown_titles: bool = True) -> tuple[Any, Structure]:
     """The sizer of ``text`` (its one encode) and its Markdown structure (``markdown_titles``:
-    see :func:`ragchunk.markdown.parse_blocks`).
+    see :func:`ragchunk.text.markdown.parse_blocks`).
 
     With ``threads`` above 1 (by default: when the process may use more than one core),
     a tokenizer that releases the GIL (tiktoken) and a long text, the calling thread

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import NotTextError, RagchunkError
-from .settings import MAX_DOCUMENT_BYTES
+from ..errors import NotTextError, RagchunkError
+from ..settings import MAX_DOCUMENT_BYTES
 
 # (magic bytes, offset, kind, what the file is); checked before anything else. The kind is a
 # stable id the page translates (web/i18n: filekind.<kind>).

@@ -21,7 +21,7 @@ Kinds:
                  windows (``chunk_size``, ``overlap``, ``first``, ``count``).
   ``split``      ``doc``: the structural split with the settings of
                  :func:`ragchunk.options.read_split_form`, its statistics and the first
-                 ``page_size`` chunks as columns (:func:`ragchunk.records.page_columns`).
+                 ``page_size`` chunks as columns (:func:`ragchunk.results.records.page_columns`).
   ``chunks``     ``doc``, ``first``, ``count``: more chunks of its last split, as columns.
   ``export``     ``doc`` or ``docs``: the JSONL of their last splits, byte for byte what
                  ``ragchunk split`` writes (``format: "langchain"``: LangChain documents).
@@ -41,29 +41,35 @@ import traceback
 from collections.abc import Callable, Generator
 from typing import Any
 
-from . import __version__, settings
-from .calculator import check_chunking, chunk_count, plan, plan_corpus
-from .compare import compare_steps
-from .errors import RagchunkError
-from .fields import FormErrors, read_calc_form
-from .options import SplitOptions, read_split_form
-from .readers import MARKDOWN_KINDS, ReadOptions
-from .readers.formats import read_document
-from .readers.text import of_text
-from .records import Document, langchain_json, page_columns, records, to_jsonl
-from .stats import compute_stats
-from .steps import drive
-from .settings import (DEFAULT_ENCODING, DEFAULT_PREVIEW_WINDOWS, MAX_PAGE_BYTES_BY_KIND, MAX_PAGE_DOCUMENT_BYTES,
-                       MAX_PAGE_DOCUMENT_CHARS)
-from .tables import CATALOG, _load_catalog
-from .sizing import TokenSizer
-from .splitter import Prepared, Split, pack_steps, prepare_text
-from .structure import Structure
-from .textio import check_text, text_empty
-from .models import get_model, model_catalog, model_figures
-from .tokenizers import OPEN_TOKENIZERS, REGISTRY, Encoded, Registry, check_tokenizer, encode_steps
-from .tokenizers.pieces import all_ends
-from .windowing import Window, windows_of
+from .. import __version__, settings
+from ..calculator import chunk_count, plan, plan_corpus
+from ..checks import check_chunking
+from ..errors import RagchunkError
+from ..models import get_model, model_catalog, model_figures
+from ..options import SplitOptions, read_split_form
+from ..options.fields import FormErrors, read_calc_form
+from ..packing.sizing import TokenSizer
+from ..packing.stats import compute_stats
+from ..packing.windowing import Window, windows_of
+from ..readers import MARKDOWN_KINDS, ReadOptions
+from ..readers.formats import read_document
+from ..readers.text import of_text
+from ..readers.textio import check_text, text_empty
+from ..results.compare import compare_steps
+from ..results.records import Document, langchain_json, page_columns, records, to_jsonl
+from ..settings import (
+    DEFAULT_ENCODING,
+    DEFAULT_PREVIEW_WINDOWS,
+    MAX_PAGE_BYTES_BY_KIND,
+    MAX_PAGE_DOCUMENT_BYTES,
+    MAX_PAGE_DOCUMENT_CHARS,
+)
+from ..splitter import Prepared, Split, pack_steps, prepare_text
+from ..steps import drive
+from ..tables import CATALOG, _load_catalog
+from ..text.structure import Structure
+from ..tokenizers import ENCODINGS, OPEN_TOKENIZERS, REGISTRY, Encoded, Registry, check_tokenizer, encode_steps
+from ..tokenizers.pieces import all_ends
 
 PROTOCOL_VERSION = 2
 MAX_PREVIEW_WINDOWS = 200
@@ -104,7 +110,7 @@ def form_spec() -> dict[str, object]:
             "document_bytes_by_kind": dict(settings.MAX_PAGE_BYTES_BY_KIND),
             "document_chars": settings.MAX_PAGE_DOCUMENT_CHARS,
         },
-        "encodings": dict(settings.ENCODINGS),
+        "encodings": dict(ENCODINGS),
         # The open models' tokenizers and the tables the page fetches (assets/tables/<file>) for each.
         "tokenizers": {
             name: {"description": description,
@@ -340,7 +346,7 @@ class Workspace:
 
     def _compare(self, payload: dict, document: object) -> Steps:
         """Fixed windows and each structural level over ``docs`` with the settings of a split
-        (:func:`ragchunk.compare.compare`); one step per document."""
+        (:func:`ragchunk.results.compare.compare`); one step per document."""
         docs = [self._doc({"doc": doc_id}) for doc_id in payload.get("docs", [payload.get("doc")])]
         form = {key: payload[key] for key in ("chunk_size", "overlap", "encoding", "chars_per_token", "model", "context", "prefix")
                 if key in payload}

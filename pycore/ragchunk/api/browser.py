@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import tables
-from .api import Steps, Workspace
-from .tokenizers import REGISTRY, WasmTokenizer
+from .. import tables
+from ..tokenizers import REGISTRY, WasmTokenizer
+from . import Steps, Workspace
 
 
 class JsText(str):

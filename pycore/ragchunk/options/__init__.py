@@ -1,7 +1,7 @@
 """The settings of a split, validated once: the library, the CLI and the worker share them.
 
 :class:`SplitOptions` checks its values when it is made and keeps the sizer choice
-resolved (:class:`ragchunk.sizing.Sizing`); :func:`read_split_form` makes one from the
+resolved (:class:`ragchunk.packing.sizing.Sizing`); :func:`read_split_form` makes one from the
 strings a person typed (form fields, CLI flags), reporting every bad field at once.
 """
 
@@ -10,15 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .calculator import check_chunking
-from .context import CONTEXT_CHOICES, DEFAULT_CONTEXT
-from .errors import RagchunkError
+from ..checks import check_chunking
+from ..errors import RagchunkError
+from ..models import Model, get_model
+from ..packing.context import CONTEXT_CHOICES, DEFAULT_CONTEXT
+from ..packing.sizing import Sizing, sizing_for
+from ..settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP_SHARE, MAX_CHUNK_SIZE
+from ..text.structure import BY_CHOICES
+from ..tokenizers import CharEstimate, check_tokenizer
 from .fields import ErrorCollector, FormErrors, read_count, read_ratio, shown
-from .settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP_SHARE, MAX_CHUNK_SIZE
-from .sizing import Sizing, sizing_for
-from .structure import BY_CHOICES
-from .models import Model, get_model
-from .tokenizers import CharEstimate, check_tokenizer
 
 __all__ = ["SplitOptions", "check_model_size", "read_split_form", "unknown_by"]
 

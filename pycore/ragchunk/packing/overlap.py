@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Collection
-from typing import Any
 
-from .segmentation import iter_sentence_starts
+from ..text.segmentation import iter_sentence_starts
+from .sizing import Sizer
 
 __all__ = ["Tails"]
 
@@ -36,7 +36,7 @@ class Tails:
 
     __slots__ = ("headings", "overlap", "prev", "sizer", "text")
 
-    def __init__(self, text: str, sizer: Any, overlap: int, headings: Collection[int] = ()) -> None:
+    def __init__(self, text: str, sizer: Sizer, overlap: int, headings: Collection[int] = ()) -> None:
         self.text = text
         self.sizer = sizer
         self.overlap = overlap

@@ -147,7 +147,7 @@ class Structure(NamedTuple):
 
     @classmethod
     def of(cls, text: str, markdown_titles: bool = True) -> Structure:
-        """Parse ``text`` (Markdown or plain; ``markdown_titles``: see :func:`ragchunk.markdown.parse_blocks`).
+        """Parse ``text`` (Markdown or plain; ``markdown_titles``: see :func:`ragchunk.text.markdown.parse_blocks`).
 
         >>> Structure.of("# A\\n\\nText.\\n\\n## B\\n\\nMore.").paths
         [('A',), ('A',), ('A', 'B'), ('A', 'B')]

@@ -33,12 +33,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterator
-from typing import Any
 
-from .errors import RagchunkError
-from .graphemes import floor_boundary
+from ..errors import RagchunkError
+from ..text.graphemes import floor_boundary
+from ..text.structure import LINES, WORDS, Unit, UnitTree, is_sectional
 from .overlap import Tails
-from .structure import LINES, WORDS, Unit, UnitTree, is_sectional
+from .sizing import Sizer
 
 __all__ = ["Packer"]
 
@@ -89,7 +89,7 @@ class Packer:
     returned True, so the caller can report progress or stop between steps.
     """
 
-    def __init__(self, text: str, tree: UnitTree, sizer: Any, budget: Callable[[int], int], overlap: int,
+    def __init__(self, text: str, tree: UnitTree, sizer: Sizer, budget: Callable[[int], int], overlap: int,
                  emit: Emit, check: Callable[[int, int, int, int], bool] | None = None,
                  headings: Collection[int] = ()) -> None:
         self.text = text
