@@ -91,11 +91,12 @@ import re
 from html import unescape
 
 from ..errors import NotTextError
-from ._math import INVISIBLE_OPERATORS, MAX_MATH_NESTING, grouped
+from ._math import MAX_MATH_NESTING
 from .base import Extracted, ReadOptions, boilerplate_note
 from .charsets import codec_for, detect
+from .mathml import MATH_BREAKOUT, MATH_EMPTY, MATH_INTEGRATION, MathNode, math_item, math_line
 from .textio import sniff_kind
-from .writer import MarkdownWriter, collapse, table_cell
+from .writer import MarkdownWriter, collapse, integer_attribute, table_cell
 
 __all__ = ["convert", "convert_chapter", "decode_html", "read", "start_tag", "toc_links"]
 
@@ -163,30 +164,6 @@ _LISTS = ("ul", "ol", "menu", "dir")
 MAX_TABLE_NESTING = 16
 _CELLS = ("td", "th")
 _SECTIONS = frozenset(("section", "article"))
-# MathML, read as linear text the way readers/docx.py reads OMML (see the module docstring).
-# Token elements (their text is the equation's, white space trimmed), and the elements in which
-# HTML tags are content rather than the end of the math (the HTML standard's integration points).
-_MATH_TOKENS = frozenset(("mi", "mn", "mo", "mtext", "ms"))
-_MATH_INTEGRATION = _MATH_TOKENS | {"annotation-xml"}
-_MATH_EMPTY = frozenset(("mspace", "none", "mprescripts", "mglyph", "malignmark", "maligngroup"))
-# HTML start tags that end an open <math> (outside an integration point), as the HTML standard says.
-_MATH_BREAKOUT = frozenset("""b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr
-    i img li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var""".split())
-# Structures whose text a following letter or digit would run into ("y^2" "a" -> "y^2 a"), and
-# those that would run into a letter or digit before them ("x" "1/2" -> "x 1/2", but "mc^2").
-_MATH_SCRIPTS = frozenset(("msub", "msup", "msubsup", "munder", "mover", "munderover", "mmultiscripts", "mfrac",
-                           "mroot", "msqrt"))
-_MATH_LEADING = frozenset(("mfrac", "mroot", "limits"))
-# Accents over (and under) a letter, as the combining characters written after it (OMML's m:acc).
-_MATH_ACCENTS = {"^": "\u0302", "\u02c6": "\u0302", "\u0302": "\u0302", "~": "\u0303", "\u02dc": "\u0303",
-                 "\u0303": "\u0303", "\u00af": "\u0304", "\u0304": "\u0304", "\u203e": "\u0305", "\u0305": "\u0305",
-                 "\u02d9": "\u0307", "\u0307": "\u0307", "\u00a8": "\u0308", "\u0308": "\u0308", "\u02c7": "\u030c",
-                 "\u030c": "\u030c", "\u02d8": "\u0306", "\u0306": "\u0306", "\u00b4": "\u0301", "\u0301": "\u0301",
-                 "`": "\u0300", "\u0300": "\u0300", "\u2192": "\u20d7", "\u20d7": "\u20d7"}
-_MATH_UNDER_ACCENTS = {"_": "\u0332", "\u0332": "\u0332"}
-_MATH_PRIMES = frozenset("'\u2032\u2033\u2034\u2057")
-# Operators whose scripts are limits, and after which the operand stands apart ("∑_(i=1)^n x_i").
-_MATH_LARGE_OPERATORS = frozenset("∑∏∐∫∬∭∮∯∰∱∲∳⋀⋁⋂⋃⨀⨁⨂⨄⨆⨌")
 
 
 def read(data: bytes, name: str, options: ReadOptions) -> Extracted:
@@ -341,19 +318,6 @@ class _Table:
         self.colspan = 1
 
 
-class _MathNode:
-    """One open MathML element within :data:`MAX_MATH_NESTING`: its name, attributes, and
-    ``(kind, text, lines)`` of each element and text inside it (see :func:`_math_item`)."""
-
-    __slots__ = ("name", "attrs", "items", "deep")
-
-    def __init__(self, name: str, attrs: dict[str, str]) -> None:
-        self.name = name
-        self.attrs = attrs
-        self.items: list[MathItem] = []
-        self.deep = False  # elements past MAX_MATH_NESTING were opened in it: read its text as it is
-
-
 class _Builder:
     """Turns tokens into Markdown through a :class:`MarkdownWriter`, keeping the open elements on a stack."""
 
@@ -384,7 +348,7 @@ class _Builder:
         self.header_lists: list[tuple[int, tuple[int, int, int, int, int, int], int, int, int]] = []
         self.header_items = 0
         self.header_links = 0
-        self.math: list[_MathNode] = []  # the open <math> and the elements in it, to MAX_MATH_NESTING
+        self.math: list[MathNode] = []  # the open <math> and the elements in it, to MAX_MATH_NESTING
         self.math_root = -1  # the stack index of the open <math>
         self.math_tokens = 0  # open token elements (and other integration points) in it
         self.math_tex = ""  # its first TeX annotation, said when it shows nothing else
@@ -614,7 +578,7 @@ class _Builder:
             return
         if role == "math":
             self.math_root = len(self.stack)
-            self.math.append(_MathNode("math", attrs))
+            self.math.append(MathNode("math", attrs))
             self.push(tag, "math", self.math[0])
             return
         anchor = attrs.get("id") or (attrs.get("name") if tag == "a" else None) or ""
@@ -710,10 +674,10 @@ class _Builder:
             if self.headers:
                 self.header_lists.append((len(self.stack), out.mark(), self.header_items, self.header_links,
                                           self.dropped))
-            out.open_list(tag == "ol", _integer(attrs.get("start"), 1))
+            out.open_list(tag == "ol", integer_attribute(attrs.get("start"), 1))
         elif tag == "li":
             self.header_items += bool(self.header_lists)
-            out.open_item(_integer(attrs.get("value"), None))
+            out.open_item(integer_attribute(attrs.get("value"), None))
         elif tag == "dt":
             self.para_group = self.term_group = out.new_group()
             self.push(tag, "dt")
@@ -754,7 +718,7 @@ class _Builder:
         if table.row is None:
             table.row = []
         table.cell = []
-        table.colspan = max(1, min(_integer(attrs.get("colspan"), 1) or 1, 100))
+        table.colspan = max(1, min(integer_attribute(attrs.get("colspan"), 1) or 1, 100))
 
     def end(self, tag: str) -> None:
         at = self.open_at.get(tag)
@@ -926,7 +890,7 @@ class _Builder:
     def math_start(self, tag: str, attrs: dict[str, str], closed: bool) -> bool:
         """A start tag inside ``<math>``; False when it is an HTML element that ends the math
         (the caller then reads it as usual)."""
-        if tag in _MATH_BREAKOUT and not self.math_tokens:
+        if tag in MATH_BREAKOUT and not self.math_tokens:
             self.close_to(self.math_root)
             return False
         if tag in _VOID:  # HTML inside a token element
@@ -936,32 +900,32 @@ class _Builder:
         name = tag.rpartition(":")[2]
         node = None
         if len(self.math) < MAX_MATH_NESTING:
-            node = _MathNode(name, attrs)
+            node = MathNode(name, attrs)
             self.math.append(node)
         else:
             self.math[-1].deep = True
-        if name in _MATH_INTEGRATION:
+        if name in MATH_INTEGRATION:
             self.math_tokens += 1
         self.push(tag, "math-node", node)
-        if closed or name in _MATH_EMPTY:
+        if closed or name in MATH_EMPTY:
             self.close_to(len(self.stack) - 1)
         return True
 
     def math_end(self, element: _Open) -> None:
         node = element.data
-        if element.tag.rpartition(":")[2] in _MATH_INTEGRATION:
+        if element.tag.rpartition(":")[2] in MATH_INTEGRATION:
             self.math_tokens -= 1
         if node is None:  # past MAX_MATH_NESTING: its text is in the node open around it
             return
         self.math.pop()
         if node.name == "annotation" and not self.math_tex and "tex" in node.attrs.get("encoding", "").lower():
             self.math_tex = collapse("".join(text for _, text, _ in node.items))
-        self.math[-1].items.append(_math_item(node))
+        self.math[-1].items.append(math_item(node))
 
-    def write_math(self, node: _MathNode) -> None:
+    def write_math(self, node: MathNode) -> None:
         """Write a whole ``<math>``: in its line, or as a paragraph of its own (display math)."""
         self.math_sibling = len(self.stack) - 1
-        _, text, lines = _math_item(node)
+        _, text, lines = math_item(node)
         if not text.strip(" "):
             text, lines = collapse(node.attrs.get("alttext", "")) or self.math_tex, None
         self.math_tex = ""
@@ -970,15 +934,15 @@ class _Builder:
         display = (node.attrs.get("display", "").strip().lower() == "block"
                    or node.attrs.get("mode", "").strip().lower() == "display")
         if not display:
-            self.text(_math_line(text), raw=True)
+            self.text(math_line(text), raw=True)
         elif self.captures or (self.tables and self.tables[-1].cell is not None):
-            self.text(" " + _math_line(text) + " ", raw=True)  # a heading or a cell is one line
+            self.text(" " + math_line(text) + " ", raw=True)  # a heading or a cell is one line
         else:
             self.flush()
             for index, line in enumerate(lines or (text,)):
                 if index:
                     self.line_break()
-                self.text(_math_line(line), raw=True)
+                self.text(math_line(line), raw=True)
             self.flush()
 
     # --- text -------------------------------------------------------------------------
@@ -1131,169 +1095,6 @@ def start_tag(text: str, lt: int) -> tuple[int, str, dict[str, str], bool] | Non
             attrs[key] = unescape(value) if "&" in value else value
 
 
-MathItem = tuple[str, str, tuple[str, ...] | None]
-
-
-def _math_item(node: _MathNode) -> MathItem:
-    """``(kind, text, lines)`` of a finished MathML element, the elements inside it read already.
-
-    ``kind`` is the element's name, or that of the one element it wraps (an ``mrow`` around
-    an ``msup`` spaces like the ``msup``), or ``limits`` for an operator with limits;
-    ``lines`` are a table's rows, each as one line (for display math), else None.
-
-    >>> fraction = _MathNode("mfrac", {}); fraction.items = [("mrow", "a+b", None), ("mn", "2", None)]
-    >>> _math_item(fraction)
-    ('mfrac', '(a+b)/2', None)
-    """
-    name = node.name
-    items = node.items
-    if name in _MATH_TOKENS:
-        text = collapse("".join([text for _, text, _ in items]))
-        if name == "ms":
-            text = node.attrs.get("lquote", '"') + text + node.attrs.get("rquote", '"')
-        return name, text, None
-    if name == "mspace":
-        return name, " ", None
-    if name == "mglyph":
-        return name, collapse(node.attrs.get("alt", "")), None
-    if name in ("annotation", "annotation-xml", "mphantom"):  # the source, or room left blank
-        return name, "", None
-    if node.deep:
-        return "mrow", "".join([text for _, text, _ in items]), None
-    # Its elements (annotations are the source, not the equation), and all it shows in order.
-    args = [item for item in items if item[0] not in ("", "annotation", "annotation-xml")]
-    parts = [item for item in items if item[1] and item[0] not in ("annotation", "annotation-xml")]
-    if name == "semantics":
-        return args[0] if args else (name, "", None)
-    if name == "maction":
-        chosen = _integer(node.attrs.get("selection"), 1) or 1
-        return args[chosen - 1] if 0 < chosen <= len(args) else (args[0] if args else (name, "", None))
-    if name == "mfenced":
-        attrs = node.attrs
-        separators = "".join(attrs.get("separators", ",").split())
-        pieces = []
-        for index, (_, text, _) in enumerate(args):
-            if index and separators:
-                pieces.append(separators[min(index, len(separators)) - 1])
-            pieces.append(text)
-        return name, attrs.get("open", "(") + "".join(pieces) + attrs.get("close", ")"), None
-    if name == "mtable":
-        return name, "; ".join([text for _, text, _ in args]), tuple([lines[0] if lines else text
-                                                                     for _, text, lines in args])
-    if name in ("mtr", "mlabeledtr"):
-        cells = args[1:] if name == "mlabeledtr" else args
-        line = _run_together([text for _, text, _ in cells])
-        if name == "mlabeledtr" and args and args[0][1]:
-            line += " " + args[0][1]  # the equation's number after it
-        return name, ", ".join([text for _, text, _ in cells]), (line,)
-    if name == "msqrt":
-        return name, "√" + grouped(_math_row(parts)), None
-    scripted = _scripted(name, args)
-    if scripted is not None:
-        return scripted
-    if len(parts) == 1 and parts[0][0]:
-        return parts[0]
-    return name, _math_row(parts), None
-
-
-def _scripted(name: str, args: list[MathItem]) -> MathItem | None:
-    """A script, limit, fraction or root structure's item; None when it lacks its arguments."""
-    if name == "mfrac" and len(args) >= 2:
-        return name, grouped(args[0][1]) + "/" + grouped(args[1][1]), None
-    if name == "mroot" and len(args) >= 2:
-        return name, args[1][1] + "√" + grouped(args[0][1]), None
-    if name == "mmultiscripts" and args:
-        before, after = [], []
-        scripts = after
-        pairs = args[1:]
-        index = 0
-        while index < len(pairs):
-            if pairs[index][0] == "mprescripts":
-                scripts = before
-                index += 1
-                continue
-            sub, sup = pairs[index][1], ""
-            index += 1
-            if index < len(pairs) and pairs[index][0] != "mprescripts":
-                sup = pairs[index][1]
-                index += 1
-            scripts.append(("_" + grouped(sub) if sub else "") + ("^" + grouped(sup) if sup else ""))
-        return name, "".join(before) + args[0][1] + "".join(after), None
-    need = 3 if name in ("msubsup", "munderover") else 2
-    if name not in ("msub", "msup", "msubsup", "munder", "mover", "munderover") or len(args) < need:
-        return None
-    base_kind, base, _ = args[0]
-    kind = "limits" if base_kind == "mo" and _is_large_operator(base) else name
-    first = args[1][1]
-    if name == "mover" and first in _MATH_ACCENTS:
-        return base_kind, base + _MATH_ACCENTS[first], None
-    if name == "munder" and first in _MATH_UNDER_ACCENTS:
-        return base_kind, base + _MATH_UNDER_ACCENTS[first], None
-    if name == "msup" and first and all(char in _MATH_PRIMES for char in first):
-        return base_kind, base + first, None  # f′, not f^′
-    if name == "msup" or name == "mover":
-        return kind, base + "^" + grouped(first), None
-    if need == 2:
-        return kind, base + "_" + grouped(first), None
-    return kind, base + "_" + grouped(first) + "^" + grouped(args[2][1]), None
-
-
-def _is_large_operator(text: str) -> bool:
-    """True for an operator whose scripts are limits: ∑, ∫ ... or a word (lim, max, det)."""
-    return text in _MATH_LARGE_OPERATORS or (len(text) > 1 and text.isalpha())
-
-
-def _math_row(items: list[MathItem]) -> str:
-    """The text of elements side by side, a space where neighbours would otherwise read as one.
-
-    >>> _math_row([("msup", "y^2", None), ("mi", "a", None), ("mi", "b", None), ("mo", "+", None),
-    ...            ("mi", "sin", None), ("mi", "x", None)])
-    'y^2 ab+sin x'
-    """
-    pieces: list[str] = []
-    previous: MathItem | None = None
-    for item in items:
-        if previous is not None and _spaced(previous, item):
-            pieces.append(" ")
-        pieces.append(item[1])
-        previous = item
-    return "".join(pieces)
-
-
-def _spaced(left: MathItem, right: MathItem) -> bool:
-    """True when ``right`` must stand apart from ``left``: after an operator with limits, as
-    ``∑_(i=1)^n x_i``; between a letter or digit and another that a script, a fraction or a
-    word (``sin``, ``if``) would otherwise run into (``y^2 a``, ``x 1/2``, ``sin x``, but
-    ``mc^2``, ``2x``, ``ab``)."""
-    left_kind, left_text, _ = left
-    right_kind, right_text, _ = right
-    if left_kind == "limits":
-        return right_text[0] not in " )]},;"
-    if not (left_text[-1].isalnum() and right_text[0].isalnum()):
-        return False
-    return (left_kind in _MATH_SCRIPTS or right_kind in _MATH_LEADING
-            or (left_kind in ("mi", "mo", "mtext") and len(left_text) > 1)
-            or (right_kind in ("mi", "mo", "mtext") and len(right_text) > 1))
-
-
-def _run_together(cells: list[str]) -> str:
-    """The cells of an equation array's row as one line: ``x`` ``=1`` -> ``x=1``, ``a`` ``b`` -> ``a b``."""
-    pieces: list[str] = []
-    for cell in cells:
-        if not cell:
-            continue
-        if pieces and pieces[-1][-1].isalnum() and cell[0].isalnum():
-            pieces.append(" ")
-        pieces.append(cell)
-    return "".join(pieces)
-
-
-def _math_line(text: str) -> str:
-    """An equation's text as written: the invisible function application (U+2061) is a space
-    (``sin θ``, but ``f(x)``), the other invisible operators are dropped (as in readers/docx.py)."""
-    return text.replace("\u2061(", "(").translate(INVISIBLE_OPERATORS)
-
-
 def _not_rendered(style: str | None) -> bool:
     """True for an inline style that hides the element (``display: none``, ``visibility: hidden``).
 
@@ -1378,13 +1179,3 @@ def _language(classes: str) -> str:
             if token != "sourceCode":
                 return token
     return ""
-
-
-def _integer(value: str | None, default: int | None) -> int | None:
-    if value is None:
-        return default
-    value = value.strip()
-    digits = value[1:] if value[:1] in "+-" else value
-    if not digits.isdigit() or not digits.isascii() or len(digits) > 10:
-        return default
-    return int(value)

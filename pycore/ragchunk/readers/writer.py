@@ -74,6 +74,21 @@ def collapse(text: str) -> str:
     return HTML_SPACE.sub(" ", text).strip(" ")
 
 
+def integer_attribute(value: str | None, default: int | None) -> int | None:
+    """An integer attribute of markup (``start``, ``colspan``, ``selection``), or ``default`` when it is not one.
+
+    >>> integer_attribute(" 3 ", 1), integer_attribute("x", 1), integer_attribute("12345678901", None)
+    (3, 1, None)
+    """
+    if value is None:
+        return default
+    value = value.strip()
+    digits = value[1:] if value[:1] in "+-" else value
+    if not digits.isdigit() or not digits.isascii() or len(digits) > 10:
+        return default
+    return int(value)
+
+
 def escape_line(line: str, continuation: bool = False) -> str:
     """``line`` with a backslash in front when Markdown would read it as structure.
 
