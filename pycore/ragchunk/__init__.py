@@ -7,8 +7,6 @@
 ['Dr. Smith arrived at 5 p.m.', 'He left.']
 """
 
-__version__ = "0.1.0"
-
 from .calculator import Plan, chunk_count, plan, tokens_from_chars
 from .corpus import DocumentResult, split_corpus, split_document
 from .errors import NotTextError, RagchunkError, UnknownEncodingError
@@ -19,6 +17,7 @@ from .packing.windowing import Window, windows
 from .readers.textio import decode_document
 from .results.records import chunk_record, to_jsonl
 from .settings import DEFAULT_ENCODING
+from .settings import VERSION as __version__
 from .splitter import BY_CHOICES, Chunk, Split, split
 from .text.segmentation import sentence_spans, sentences
 from .tokenizers import ENCODINGS, CharEstimate, Tokenizer, get_tokenizer

@@ -6,6 +6,9 @@ messages never disagree with the library.
 
 from __future__ import annotations
 
+# The core's version: the wheel's, the CLI's --version and the worker's handshake.
+VERSION = "0.1.0"
+
 DEFAULT_DOC_TOKENS = 10_000
 DEFAULT_CHUNK_SIZE = 512
 # A split's default overlap is this share of its size (an eighth): 64 at the default size.
