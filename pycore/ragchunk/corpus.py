@@ -17,8 +17,9 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import statistics
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import Any, NamedTuple
@@ -188,19 +189,29 @@ def worker_died(source: str, exitcode: int | None) -> DocumentResult:
 
 
 class _Worker:
-    """One worker process, its end of the pipe, and the batch it holds (None when idle)."""
+    """One worker process, its end of the pipe, and the batches it holds, oldest first.
+
+    A worker holds up to :data:`DEPTH` batches, so it starts the next one as soon as it sends
+    a result, without waiting for the parent to read it; a worker given a document to retry
+    holds that one alone (``retry``).
+    """
 
     def __init__(self, context: Any, options: SplitOptions, read_options: ReadOptions | None) -> None:
         self.connection, theirs = context.Pipe()
         self.process = context.Process(target=_serve, args=(theirs, options, read_options), daemon=True)
         self.process.start()
         theirs.close()
-        self.batch: list[tuple[int, str, Any]] | None = None
+        self.batches: deque[list[tuple[int, str, Any]]] = deque()
         self.retry = False
 
     def give(self, batch: list[tuple[int, str, Any]], retry: bool) -> None:
-        self.batch, self.retry = batch, retry
+        self.batches.append(batch)
+        self.retry = retry
         self.connection.send(batch)
+
+    def takes(self) -> bool:
+        """Whether it may be given another batch now."""
+        return not self.retry and len(self.batches) < DEPTH
 
     def stop(self, wait: float = 1.0) -> None:
         try:
@@ -218,9 +229,9 @@ def _pooled(batches: Iterator[list[tuple[str, str | bytes]]], options: SplitOpti
             read_options: ReadOptions | None, context: str | None) -> Iterator[DocumentResult]:
     """The results of ``batches`` split by ``jobs`` worker processes, in order.
 
-    Each worker holds one batch at a time, so the parent always knows which documents a
-    worker held when it died: those are sent again one by one to a fresh worker, and a
-    document whose worker dies again gets :func:`worker_died`. Batches are read only as
+    Each worker holds at most :data:`DEPTH` batches, so the parent always knows which
+    documents a worker held when it died: those are sent again one by one to fresh workers,
+    and a document whose worker dies again gets :func:`worker_died`. Batches are read only as
     far ahead as :data:`AHEAD` results wait for an earlier, slower one.
     """
     ctx = multiprocessing.get_context(context)
@@ -232,30 +243,32 @@ def _pooled(batches: Iterator[list[tuple[str, str | bytes]]], options: SplitOpti
     exhausted = False
     try:
         while True:
-            for index, worker in enumerate(workers):
-                if worker.batch is not None:
-                    continue
-                if retries:
-                    workers[index].give([retries.pop(0)], True)
-                elif not exhausted and sent - next_out < AHEAD * jobs * BATCH_DOCUMENTS:
-                    batch = next(batches, None)
-                    if batch is None:
-                        exhausted = True
-                        continue
-                    numbered = [(sent + i, source, document) for i, (source, document) in enumerate(batch)]
-                    sent += len(batch)
-                    worker.give(numbered, False)
+            for worker in workers:
+                if retries and not worker.batches:
+                    worker.give([retries.pop(0)], True)
+            # Batches go to the least busy worker first, one round at a time, until each holds DEPTH.
+            while not retries and not exhausted and sent - next_out < AHEAD * jobs * BATCH_DOCUMENTS:
+                open_workers = [worker for worker in workers if worker.takes()]
+                if not open_workers:
+                    break
+                batch = next(batches, None)
+                if batch is None:
+                    exhausted = True
+                    break
+                numbered = [(sent + i, source, document) for i, (source, document) in enumerate(batch)]
+                sent += len(batch)
+                min(open_workers, key=lambda w: len(w.batches)).give(numbered, False)
             while next_out in done:
                 yield done.pop(next_out)
                 next_out += 1
-            busy = [worker for worker in workers if worker.batch is not None]
+            busy = [worker for worker in workers if worker.batches]
             if not busy:
                 if exhausted and not retries:
                     return
                 continue
             ready = wait([w.connection for w in busy] + [w.process.sentinel for w in busy])
             for index, worker in enumerate(workers):
-                if worker.batch is None or (worker.connection not in ready and worker.process.sentinel not in ready):
+                if not worker.batches or (worker.connection not in ready and worker.process.sentinel not in ready):
                     continue
                 results = None
                 if worker.connection in ready:
@@ -265,26 +278,34 @@ def _pooled(batches: Iterator[list[tuple[str, str | bytes]]], options: SplitOpti
                         results = None
                 if results is not None:
                     done.update(results)
-                    worker.batch = None
+                    worker.batches.popleft()
+                    worker.retry = False
                     continue
-                # The worker died holding its batch: its documents go again, one by one, to a fresh one.
+                # The worker died holding its batches: their documents go again, one by one, to fresh ones.
                 worker.process.join()
                 if worker.retry:
-                    number, source, _ = worker.batch[0]
+                    number, source, _ = worker.batches[0][0]
                     done[number] = worker_died(source, worker.process.exitcode)
                 else:
-                    retries.extend(worker.batch)
+                    retries.extend(item for batch in worker.batches for item in batch)
+                    retries.sort(key=lambda item: item[0])
                 worker.connection.close()
                 workers[index] = _Worker(ctx, options, read_options)
     finally:
         for worker in workers:
-            if worker.batch is not None:
+            if worker.batches:
                 worker.process.kill()
             worker.stop()
 
 
 #: How many batches per worker may be read ahead of the next result to yield.
 AHEAD = 4
+#: How many batches a worker holds at once: the one it splits and the next, so it never waits
+#: for the parent between two batches.
+DEPTH = 2
+#: With ``min_parallel_bytes``, a corpus smaller than this stays in this process
+#: (see :func:`split_corpus`).
+PARALLEL_BYTES = 256 * 1024
 
 
 #: A batch sent to a worker holds at most this many documents and, past its first, this many
@@ -292,6 +313,10 @@ AHEAD = 4
 #: so neighbours in sorted order (a folder of big changelogs) spread over the workers.
 BATCH_DOCUMENTS = 16
 BATCH_BYTES = 64 * 1024
+
+
+def _weight(document: str | bytes | Extracted) -> int:
+    return len(document.text) if isinstance(document, Extracted) else len(document)
 
 
 def _batches(documents: Iterable[tuple[str, str | bytes]]) -> Iterator[list[tuple[str, str | bytes]]]:
@@ -303,7 +328,7 @@ def _batches(documents: Iterable[tuple[str, str | bytes]]) -> Iterator[list[tupl
     batch: list[tuple[str, str | bytes]] = []
     size = 0
     for item in documents:
-        weight = len(item[1].text) if isinstance(item[1], Extracted) else len(item[1])
+        weight = _weight(item[1])
         if batch and (len(batch) >= BATCH_DOCUMENTS or size + weight > BATCH_BYTES):
             yield batch
             batch, size = [], 0
@@ -314,7 +339,8 @@ def _batches(documents: Iterable[tuple[str, str | bytes]]) -> Iterator[list[tupl
 
 
 def split_corpus(documents: Iterable[tuple[str, str | bytes]], options: SplitOptions, *, jobs: int = 1,
-                 context: str | None = None, read_options: ReadOptions | None = None) -> Iterator[DocumentResult]:
+                 context: str | None = None, read_options: ReadOptions | None = None,
+                 min_parallel_bytes: int = 0) -> Iterator[DocumentResult]:
     """Split every ``(source, document)`` pair, yielding results in the order given.
 
     ``jobs`` worker processes split documents in parallel (1: in this process, one
@@ -326,6 +352,10 @@ def split_corpus(documents: Iterable[tuple[str, str | bytes]], options: SplitOpt
     dies (the memory killer) is tried again alone in a fresh worker, then reported
     (``worker_died``).
 
+    With ``min_parallel_bytes`` (the command line's default passes :data:`PARALLEL_BYTES`),
+    documents are read ahead until that many bytes have come: a corpus that ends before
+    stays in this process, where starting workers would cost more than they save.
+
     >>> from ragchunk.options import SplitOptions
     >>> [r.source for r in split_corpus([("b.md", "Two."), ("a.md", "One.")], SplitOptions(size=8, overlap=0))]
     ['b.md', 'a.md']
@@ -333,16 +363,25 @@ def split_corpus(documents: Iterable[tuple[str, str | bytes]], options: SplitOpt
     if jobs < 1:
         raise RagchunkError("jobs", f"jobs ({jobs}) must be at least 1: use 1 to split in this process",
                             "too_small", {"value": str(jobs), "minimum": 1})
-    if jobs == 1:
-        for source, document in documents:
-            yield split_document(source, document, options, read_options=read_options)
-        return
-    if not isinstance(options.tokenizer, str) and options.sizing.ratio is None:
+    if jobs > 1 and not isinstance(options.tokenizer, str) and options.sizing.ratio is None:
         raise RagchunkError(
             "tokenizer",
             "a tokenizer object cannot be sent to worker processes: pass its registry name, or use jobs=1",
         )
-    yield from _pooled(_batches(documents), options, jobs, read_options, context)
+    batches = _batches(documents)
+    head: list[list[tuple[str, str | bytes]]] = []
+    if jobs > 1 and min_parallel_bytes > 0:
+        size = 0
+        while size < min_parallel_bytes and (batch := next(batches, None)) is not None:
+            head.append(batch)
+            size += sum(_weight(document) for _, document in batch)
+        if size < min_parallel_bytes:
+            jobs = 1
+    if jobs == 1:
+        for source, document in chain.from_iterable(chain(head, batches)):
+            yield split_document(source, document, options, read_options=read_options)
+        return
+    yield from _pooled(chain(head, batches), options, jobs, read_options, context)
 
 
 @dataclass
