@@ -20,7 +20,7 @@ from strategies import plan_inputs  # noqa: E402
 
 import ragchunk  # noqa: E402
 from ragchunk import Plan, RagchunkError, chunk_count, plan, tokens_from_chars  # noqa: E402
-from ragchunk.checks import check_price, check_ratio  # noqa: E402
+from ragchunk.settings.checks import check_price, check_ratio  # noqa: E402
 from ragchunk.settings import (  # noqa: E402
     MAX_CHARS_PER_TOKEN,
     MAX_CHUNK_SIZE,

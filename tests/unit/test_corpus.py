@@ -278,3 +278,59 @@ def test_html_headings_keep_their_text_and_markdown_headings_their_rendered_text
     markdown = b"# <div>: the element\n\n" + b"Text. " * 40 + b"\n\n## [Linked](/x) text\n\n" + b"More. " * 40
     paths = {tuple(r["heading_path"]) for r in split_document("a.md", markdown, options).records()}
     assert paths == {(": the element",), (": the element", "Linked text")}
+
+
+# --- when workers pay (issue 32) ---------------------------------------------------------------
+
+
+def _no_workers(monkeypatch):
+    from ragchunk import corpus
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a worker process was started")
+
+    monkeypatch.setattr(corpus, "_Worker", refuse)
+
+
+def test_a_small_corpus_stays_in_this_process_when_asked(monkeypatch):
+    _no_workers(monkeypatch)
+    documents = [(f"d{i}.md", f"# D{i}\n\nSome text. More text.") for i in range(40)]
+    results = list(split_corpus(documents, OPTIONS, jobs=2, min_parallel_bytes=256 * 1024))
+    assert [r.jsonl for r in results] == [r.jsonl for r in split_corpus(documents, OPTIONS)]
+
+
+def test_a_corpus_past_the_threshold_goes_to_workers_in_order():
+    from ragchunk import corpus
+
+    documents = [(f"d{i:03}.md", f"# D{i}\n\n" + "Some text here. " * 400) for i in range(60)]
+    assert sum(len(text) for _, text in documents) > 256 * 1024
+    started = []
+    real = corpus._Worker
+
+    class Counting(real):
+        def __init__(self, *args):
+            started.append(1)
+            super().__init__(*args)
+
+    corpus._Worker = Counting
+    try:
+        parallel = list(split_corpus(documents, OPTIONS, jobs=2, context="fork", min_parallel_bytes=256 * 1024))
+    finally:
+        corpus._Worker = real
+    assert len(started) == 2
+    assert [r.jsonl for r in parallel] == [r.jsonl for r in split_corpus(documents, OPTIONS)]
+
+
+def test_without_the_threshold_jobs_means_worker_processes(monkeypatch):
+    _no_workers(monkeypatch)
+    with pytest.raises(AssertionError, match="worker process was started"):
+        list(split_corpus([("a.md", "# A\n\nText.")], OPTIONS, jobs=2))
+
+
+def test_the_command_line_default_keeps_a_small_folder_in_one_process(monkeypatch, tmp_path):
+    _no_workers(monkeypatch)
+    for i in range(5):
+        (tmp_path / f"d{i}.md").write_text(f"# D{i}\n\nSome text.\n", encoding="utf-8")
+    out = io.StringIO()
+    assert main(["split", str(tmp_path), "--size", "64"], out=out) == 0
+    assert len(out.getvalue().splitlines()) == 5

@@ -16,8 +16,8 @@ CORE = Path(__file__).resolve().parents[2] / "pycore" / "ragchunk"
 
 # Bottom first. A room is a top-level module or package of ragchunk.
 LAYERS: list[set[str]] = [
-    {"errors", "steps", "settings"},  # what every stage shares: errors, long work as steps, defaults and limits
-    {"checks"},  # the checks every number passes
+    {"errors"},  # every error names the field at fault and the fix
+    {"steps", "settings"},  # long work as steps; defaults, limits and the checks against them
     {"text", "tables"},  # text -> its structure; the tokenizers' tables
     {"tokenizers", "readers", "models"},  # exact tokens; bytes -> text; the embedding models
     {"calculator"},  # fixed-window arithmetic

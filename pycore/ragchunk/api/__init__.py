@@ -43,7 +43,7 @@ from typing import Any
 
 from .. import __version__, settings
 from ..calculator import chunk_count, plan, plan_corpus
-from ..checks import check_chunking
+from ..settings.checks import check_chunking
 from ..errors import RagchunkError
 from ..models import get_model, model_catalog, model_figures
 from ..options import SplitOptions, read_split_form

@@ -19,7 +19,7 @@ from typing import NoReturn, TextIO
 
 from .. import __version__
 from ..calculator import CorpusPlan, Plan, plan_corpus
-from ..checks import check_chunking
+from ..settings.checks import check_chunking
 from ..corpus import CorpusSummary, read_source, split_corpus
 from ..errors import NotTextError, RagchunkError
 from ..models import MODELS, Model, get_model, model_catalog, vector_storage

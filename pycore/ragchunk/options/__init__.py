@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..checks import check_chunking
+from ..settings.checks import check_chunking
 from ..errors import RagchunkError
 from ..models import Model, get_model
 from ..packing.context import CONTEXT_CHOICES, DEFAULT_CONTEXT

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..calculator import Plan, plan, tokens_from_chars
-from ..checks import check_price, check_ratio, check_whole, example_of, overlap_not_smaller
+from ..settings.checks import check_price, check_ratio, check_whole, example_of, overlap_not_smaller
 from ..errors import RagchunkError
 from ..settings import LABELS, MAX_CHUNK_SIZE, MAX_DOC_CHARS, MAX_DOC_TOKENS, MAX_DOCUMENTS
 

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from queue import SimpleQueue
 from typing import Any, Protocol, runtime_checkable
 
-from ..checks import check_ratio
+from ..settings.checks import check_ratio
 from ..errors import RagchunkError
 from ..text.structure import Structure
 from ..tokenizers import CharEstimate, Tokenizer, check_tokenizer, get_tokenizer

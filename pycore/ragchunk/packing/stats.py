@@ -8,7 +8,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..checks import check_whole
+from ..settings.checks import check_whole
 from ..settings import MAX_CHUNK_SIZE
 
 HISTOGRAM_BINS = 10

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from ..calculator import chunk_count
-from ..checks import check_chunking, check_whole
+from ..settings.checks import check_chunking, check_whole
 from ..settings import MAX_TOTAL_TOKENS
 from ..tokenizers import Encoded, Tokenizer
 

@@ -38,7 +38,7 @@ from bisect import bisect_left
 from collections.abc import Generator, Iterable
 from dataclasses import asdict, dataclass
 
-from ..checks import check_price
+from ..settings.checks import check_price
 from ..options import SplitOptions
 from ..packing.context import DEFAULT_CONTEXT, PATH_SEPARATOR
 from ..packing.windowing import windows_of

@@ -1,7 +1,8 @@
 """Defaults and limits: the one place the library, the CLI and the page take them from.
 
 ``build.py`` writes :func:`ragchunk.api.form_spec` (made of these) into the page, so the form's defaults, limits and
-messages never disagree with the library.
+messages never disagree with the library. :mod:`.checks` holds the checks every number a
+person gives passes against these limits.
 """
 
 from __future__ import annotations

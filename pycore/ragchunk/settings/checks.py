@@ -6,8 +6,8 @@ refused with the same message (naming the field and the fix) wherever it was typ
 
 from __future__ import annotations
 
-from .errors import RagchunkError
-from .settings import EXAMPLES, MAX_CHARS_PER_TOKEN, MAX_CHUNK_SIZE, MAX_PRICE_PER_MILLION
+from ..errors import RagchunkError
+from . import EXAMPLES, MAX_CHARS_PER_TOKEN, MAX_CHUNK_SIZE, MAX_PRICE_PER_MILLION
 
 
 def shown_as(value: object, shown: str | None) -> str:
