@@ -45,7 +45,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "pycore"), str(ROOT / "tests" / "e2e"), str(ROOT / "bench")]
 
-import build  # noqa: E402
+from buildsteps.serve import make_server  # noqa: E402
+from buildsteps.site import build  # noqa: E402
 from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 TARGET_BYTES = 1_000_000
@@ -321,13 +322,13 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=ROOT / "bench" / "out" / "browser.json")
     args = parser.parse_args()
 
-    dist = build.build()
+    dist = build()
     with tempfile.TemporaryDirectory(prefix="ragchunk-bench-") as tmp:
         site = Path(tmp) / "site"
         shutil.copytree(dist, site)
         for harness in (ROOT / "bench" / "harness").iterdir():
             shutil.copy(harness, site / harness.name)
-        server = build.make_server(site)
+        server = make_server(site)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base_url = f"http://127.0.0.1:{server.server_address[1]}/"
         text = sample_text()

@@ -39,7 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "pycore"), str(ROOT / "tests" / "e2e"), str(ROOT / "bench")]
 
-import build  # noqa: E402
+from buildsteps.serve import make_server  # noqa: E402
+from buildsteps.site import build  # noqa: E402
 from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 MB = 1_000_000
@@ -217,8 +218,8 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     base, _ = markdown_corpus(MB)
-    dist = build.build()
-    server = build.make_server(dist)
+    dist = build()
+    server = make_server(dist)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base_url = f"http://127.0.0.1:{server.server_address[1]}/"
     results = []

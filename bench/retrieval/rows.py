@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 PYCORE = Path(__file__).resolve().parents[2] / "pycore"
 sys.path.insert(0, str(PYCORE))
-# The rank files build.py prepares (python3 build.py's prepare_tables), when node_modules has none.
+# The rank files build.py prepares (buildsteps.tables.prepare_tables), when node_modules has none.
 if (PYCORE / "ragchunk" / "tables" / "data" / "cl100k_base.json").is_file():
     os.environ.setdefault("RAGCHUNK_ENCODERS", str(PYCORE / "ragchunk" / "tables" / "data"))
 

@@ -27,7 +27,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-import build  # noqa: E402
+from buildsteps.common import DIST  # noqa: E402
+from buildsteps.serve import make_server  # noqa: E402
+from buildsteps.site import build  # noqa: E402
 
 CHROMIUM = os.environ.get("RAGCHUNK_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -60,14 +62,14 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def dist() -> Path:
-    if os.environ.get("RAGCHUNK_SKIP_BUILD") and (build.DIST / "build.json").is_file():
-        return build.DIST
-    return build.build()
+    if os.environ.get("RAGCHUNK_SKIP_BUILD") and (DIST / "build.json").is_file():
+        return DIST
+    return build()
 
 
 @pytest.fixture(scope="session")
 def base_url(dist: Path) -> Iterator[str]:
-    server = build.make_server(dist, "127.0.0.1", 0)
+    server = make_server(dist, "127.0.0.1", 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/"

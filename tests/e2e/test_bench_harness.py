@@ -8,7 +8,7 @@ import shutil
 import threading
 from pathlib import Path
 
-import build
+from buildsteps.serve import make_server
 from conftest import BOOT_TIMEOUT_MS
 from ragchunk import get_tokenizer, split
 
@@ -20,7 +20,7 @@ def test_the_benchmark_worker_counts_and_splits_as_the_library_does(browser, dis
     shutil.copytree(dist, site)
     for harness in (ROOT / "bench" / "harness").iterdir():
         shutil.copy(harness, site / harness.name)
-    server = build.make_server(site, "127.0.0.1", 0)
+    server = make_server(site, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     text = "\n\n".join(path.read_text(encoding="utf-8") for path in sorted((ROOT / "tests" / "data" / "md").glob("*.md")))
     try:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import build
+from buildsteps.serve import make_server
 from conftest import origin_of
 from ragchunk import get_tokenizer, plan, split
 
@@ -26,7 +26,7 @@ SECRET = "Confidential roadmap: Zanzibar launch. "
 
 def test_both_tools_embedded_on_another_origin(browser, base_url, tmp_path, watch):
     (tmp_path / "index.html").write_text(HOST.replace("{site}", base_url), encoding="utf-8")
-    host = build.make_server(tmp_path, "127.0.0.1", 0, policy=None)
+    host = make_server(tmp_path, "127.0.0.1", 0, policy=None)
     threading.Thread(target=host.serve_forever, daemon=True).start()
     host_url = f"http://127.0.0.1:{host.server_address[1]}/"
     allowed = {origin_of(base_url), origin_of(host_url)}
@@ -78,7 +78,7 @@ def test_both_tools_embedded_on_another_origin(browser, base_url, tmp_path, watc
 def host(browser, base_url, tmp_path, watch):
     """Serve pages of a documentation site on another origin (no policy: it is not ours);
     ``host.open(html)`` opens one in a tab whose dialogs are recorded."""
-    server = build.make_server(tmp_path, "127.0.0.1", 0, policy=None)
+    server = make_server(tmp_path, "127.0.0.1", 0, policy=None)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     allowed = {origin_of(base_url), origin_of(url)}

@@ -17,7 +17,7 @@ import unicodedata
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import build
+from buildsteps.offline import OFFLINE_FILE
 import pytest
 from pages import CalculatorPage, SplitterPage
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -300,7 +300,7 @@ def test_the_built_spec_gives_each_table_its_size_on_the_site(dist):
         assert family["tables"], name
         for table in family["tables"]:
             assert table["bytes"] == (dist / "assets" / "tables" / table["file"]).stat().st_size, (name, table)
-    document = (dist / build.OFFLINE_FILE).read_text(encoding="utf-8")
+    document = (dist / OFFLINE_FILE).read_text(encoding="utf-8")
     imports = json.loads(re.search(r'<script type="importmap">(.*?)</script>', document, re.DOTALL).group(1))["imports"]
     assert base64.b64decode(imports["spec.js"].split(",", 1)[1]) == (dist / "spec.js").read_bytes()
 

@@ -6,7 +6,7 @@ import shutil
 import threading
 from pathlib import Path
 
-import build
+from buildsteps.serve import make_server
 from pages import CalculatorPage, SplitterPage
 from ragchunk import get_model, get_tokenizer, split, to_jsonl
 from ragchunk.results.records import Document
@@ -15,7 +15,7 @@ DOC = (Path(__file__).resolve().parents[2] / "tests" / "data" / "md" / "tiktoken
 
 
 def test_both_tools_work_offline_after_one_visit(browser, dist, watch):
-    server = build.make_server(dist, "127.0.0.1", 0)
+    server = make_server(dist, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base_url = f"http://127.0.0.1:{server.server_address[1]}/"
     context = browser.new_context(base_url=base_url)
@@ -67,7 +67,7 @@ def test_both_tools_work_offline_after_one_visit(browser, dist, watch):
 def test_a_new_build_is_offered_and_taken(browser, dist, tmp_path, watch):
     site = tmp_path / "site"
     shutil.copytree(dist, site)
-    server = build.make_server(site, "127.0.0.1", 0)
+    server = make_server(site, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     context = browser.new_context(base_url=f"http://127.0.0.1:{server.server_address[1]}/")
     try:

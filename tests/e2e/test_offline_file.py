@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-import build
+from buildsteps.offline import OFFLINE_FILE, bare_imports
+from buildsteps.site import tool_registry
 from conftest import BOOT_TIMEOUT_MS, Watch
 from pages import CalculatorPage, SplitterPage
 from ragchunk import get_model, get_tokenizer, split, windows
@@ -42,7 +43,7 @@ def offline_page(browser, dist: Path, watch: Watch):
     holds (data: modules, blob: assets) may load: every other request, http(s) or a file:
     beside it (dist/ has the site's assets), is refused and recorded."""
     context = browser.new_context(service_workers="block")
-    document = (dist / build.OFFLINE_FILE).as_uri()
+    document = (dist / OFFLINE_FILE).as_uri()
 
     def allowed(url: str) -> bool:
         return url.startswith(("data:", "blob:")) or re.split(r"[?#]", url, maxsplit=1)[0] == document
@@ -70,23 +71,23 @@ def offline_page(browser, dist: Path, watch: Watch):
 
 def test_the_offline_file_is_built_but_not_precached(dist: Path):
     manifest = json.loads((dist / "build.json").read_text(encoding="utf-8"))
-    assert manifest["files"][build.OFFLINE_FILE] > 5_000_000
-    assert build.OFFLINE_FILE not in manifest["precache"]
-    assert build.OFFLINE_FILE not in (dist / "sw.js").read_text(encoding="utf-8")
+    assert manifest["files"][OFFLINE_FILE] > 5_000_000
+    assert OFFLINE_FILE not in manifest["precache"]
+    assert OFFLINE_FILE not in (dist / "sw.js").read_text(encoding="utf-8")
 
 
 def test_the_import_map_names_each_module_by_its_path(dist: Path):
     """Modules of one file name in different folders (each tool's tool.js) stay apart, and
     every import of every module in the file names a module of the import map."""
-    document = (dist / build.OFFLINE_FILE).read_text(encoding="utf-8")
+    document = (dist / OFFLINE_FILE).read_text(encoding="utf-8")
     imports = json.loads(re.search(r'<script type="importmap">(.*?)</script>', document, re.DOTALL).group(1))["imports"]
-    scripts = [tool["script"] for tool in build.tool_registry()]
+    scripts = [tool["script"] for tool in tool_registry()]
     assert len({posixpath.basename(script) for script in scripts}) < len(scripts), "the layout has same-named modules"
     assert set(scripts) <= set(imports)
     sources = {name: base64.b64decode(url.split(",", 1)[1]).decode("utf-8") for name, url in imports.items()}
     assert len({sources[script] for script in scripts}) == len(scripts)
     for name, source in sources.items():
-        assert source == build.bare_imports((dist / name).read_text(encoding="utf-8"), name)
+        assert source == bare_imports((dist / name).read_text(encoding="utf-8"), name)
         for specifier in re.findall(r"""(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']""", source):
             assert specifier in imports, (name, specifier)
 

@@ -28,7 +28,8 @@ from urllib.parse import quote, quote_plus
 
 import pytest
 
-import build
+from buildsteps.offline import OFFLINE_FILE
+from buildsteps.serve import make_server
 from conftest import BOOT_TIMEOUT_MS, Watch, guarded_context, origin_of, watched_page
 from pages import CalculatorPage, SplitterPage, paste_large
 
@@ -228,7 +229,7 @@ EMBED_HOST = """<!doctype html><meta charset="utf-8"><title>Docs</title>
 
 def test_embedded_tools_tell_their_host_page_nothing_but_heights(browser, base_url: str, tmp_path: Path, watch: Watch):
     (tmp_path / "index.html").write_text(EMBED_HOST.replace("{site}", base_url), encoding="utf-8")
-    host = build.make_server(tmp_path, "127.0.0.1", 0, policy=None)
+    host = make_server(tmp_path, "127.0.0.1", 0, policy=None)
     threading.Thread(target=host.serve_forever, daemon=True).start()
     host_url = f"http://127.0.0.1:{host.server_address[1]}/"
     context = browser.new_context(service_workers="block")
@@ -275,12 +276,12 @@ def test_the_offline_file_keeps_the_text_on_disk(browser, dist: Path):
     try:
         page = context.new_page()
         page.set_default_timeout(BOOT_TIMEOUT_MS)
-        page.goto((dist / build.OFFLINE_FILE).as_uri())
+        page.goto((dist / OFFLINE_FILE).as_uri())
         calc = CalculatorPage(page)
         calc.wait_ready()
         calc.paste(text)
         assert calc.token_count() > 0
-        page.goto((dist / build.OFFLINE_FILE).as_uri() + "?tool=splitter")
+        page.goto((dist / OFFLINE_FILE).as_uri() + "?tool=splitter")
         splitter = SplitterPage(page)
         splitter.wait_ready()
         splitter.after_request(lambda: page.fill("#text", text))

@@ -24,7 +24,8 @@ from urllib.parse import quote
 
 import pytest
 
-import build
+from buildsteps.offline import OFFLINE_FILE
+from buildsteps.policy import SITE_POLICY, policy_text
 from conftest import BOOT_TIMEOUT_MS, Watch, guarded_context, watched_page
 from pages import CalculatorPage, SplitterPage
 from ragchunk import get_tokenizer, split
@@ -68,7 +69,7 @@ def sha256_source(text: str) -> str:
 # --- the policy -----------------------------------------------------------------------
 
 def test_the_site_policy_is_strict_and_the_same_in_header_and_meta(dist: Path, base_url: str):
-    policy = build.policy_text(build.SITE_POLICY)
+    policy = policy_text(SITE_POLICY)
     directives = dict(part.split(" ", 1) for part in policy.split("; "))
     assert directives["default-src"] == "'none'"
     assert directives["script-src"] == "'self' 'wasm-unsafe-eval'", "no inline script, no eval, no other origin"
@@ -88,7 +89,7 @@ def test_the_site_policy_is_strict_and_the_same_in_header_and_meta(dist: Path, b
 
 
 def test_the_offline_file_allows_exactly_its_own_inline_scripts(dist: Path):
-    document = (dist / build.OFFLINE_FILE).read_text(encoding="utf-8")
+    document = (dist / OFFLINE_FILE).read_text(encoding="utf-8")
     directives = dict(part.split(" ", 1) for part in policy_of_meta(document).split("; "))
     runnable = re.findall(r'<script type="(?:importmap|module)">(.*?)</script>', document, re.DOTALL)
     assert len(runnable) == 2
@@ -157,7 +158,7 @@ def test_the_offline_file_blocks_injected_script(browser, dist: Path):
         page = context.new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto((dist / build.OFFLINE_FILE).as_uri())
+        page.goto((dist / OFFLINE_FILE).as_uri())
         page.wait_for_selector('html[data-tool="calculator"]', state="attached", timeout=BOOT_TIMEOUT_MS)
         assert page.evaluate("violations") == []
         assert_injection_blocked(page)

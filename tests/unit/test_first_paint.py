@@ -14,14 +14,14 @@ from ragchunk.calculator import plan
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-import build  # noqa: E402
+from buildsteps.site import page_values, tool_page, tool_registry  # noqa: E402
 
 
 def first_paint(element_id: str) -> str:
     """The text of the <p id=element_id> of the calculator's page as built (no JavaScript)."""
-    tools = build.tool_registry()
+    tools = tool_registry()
     calculator = next(tool for tool in tools if tool["name"] == "calculator")
-    page = build.tool_page(calculator, tools, build.page_values())
+    page = tool_page(calculator, tools, page_values())
     inner = re.search(rf'<p id="{element_id}"[^>]*>(.*?)</p>', page, re.DOTALL).group(1)
     return html.unescape(re.sub(r"<[^>]+>", "", inner))
 
