@@ -7,7 +7,8 @@
 
 The site is plain files: the page from web/, Pyodide's core from the pinned npm package,
 tiktoken's WASM build and its encoders/*.json from the pinned npm package, and a wheel of
-pycore/ragchunk made here (a pure-Python wheel is a zip; no build backend is needed).
+pycore/ragchunk made here by the pinned setuptools (pyproject.toml). The steps are the
+package buildsteps/, one module each.
 Nothing is fetched at run time from anywhere but the page's own origin.
 """
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,3 +22,9 @@ def log(message: str) -> None:
 def run(command: list[str], **kwargs) -> None:
     log("$ " + " ".join(command))
     subprocess.run(command, check=True, **kwargs)
+
+
+def core_on_path() -> None:
+    """Let the steps that read the core (its version, form spec, tables) import pycore/ragchunk."""
+    if str(PYCORE) not in sys.path:
+        sys.path.insert(0, str(PYCORE))

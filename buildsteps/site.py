@@ -12,10 +12,9 @@ import html
 import json
 import re
 import shutil
-import sys
 from pathlib import Path
 
-from .common import DIST, NODE_MODULES, PYCORE, ROOT, WEB, log
+from .common import DIST, NODE_MODULES, PYCORE, ROOT, WEB, core_on_path, log
 from .npm import ENCODER_NAMES, PYODIDE_FILES, TIKTOKEN_FILES, ensure_npm
 from .offline import OFFLINE_FILE, OFFLINE_FOLDER, write_offline_file
 from .policy import SITE_POLICY, with_policy_meta
@@ -45,7 +44,7 @@ READER_WHEELS = {
 
 
 def core_version() -> str:
-    sys.path.insert(0, str(PYCORE))
+    core_on_path()
     import ragchunk
 
     return ragchunk.__version__
@@ -65,7 +64,7 @@ def tool_registry() -> list[dict]:
 def default_plan():
     """The core's plan of the default settings (``ragchunk.calculator.plan``, which the worker's
     "calculate" gives the form): the calculator's first answer and its worked example."""
-    sys.path.insert(0, str(PYCORE))
+    core_on_path()
     from ragchunk.calculator import plan
     from ragchunk.api import form_spec
 
@@ -98,7 +97,7 @@ def english_example() -> str:
 
 def page_values() -> dict[str, str]:
     """Values written into the pages so the default answer is there at first paint."""
-    sys.path.insert(0, str(PYCORE))
+    core_on_path()
     from ragchunk.api import form_spec
 
     spec = form_spec()
@@ -219,7 +218,7 @@ def build() -> Path:
     wheel.rename(wheel_dir / wheel.name)
     shutil.rmtree(DIST / "tmp-wheel")
 
-    sys.path.insert(0, str(PYCORE))
+    core_on_path()
     from ragchunk.api import form_spec
 
     # The open models' tables, fetched by the page when a model of the family is chosen.

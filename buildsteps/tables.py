@@ -13,14 +13,13 @@ import sys
 import zipfile
 from pathlib import Path
 
-from .common import NODE_MODULES, PYCORE, ROOT, log, run
+from .common import NODE_MODULES, PYCORE, ROOT, core_on_path, log, run
 
-TABLES_DATA = PYCORE / "ragchunk" / "tables" / "data"
 TABLE_CACHE = ROOT / "build" / "cache"
 
 
 def table_catalog() -> dict:
-    sys.path.insert(0, str(PYCORE))
+    core_on_path()
     from ragchunk import tables
 
     tables._load_catalog()

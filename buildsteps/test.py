@@ -18,10 +18,6 @@ REQUIREMENTS = ROOT / "tests" / "requirements.txt"
 CHROMIUM = Path("/usr/bin/chromium")
 
 
-def in_venv() -> bool:
-    return Path(sys.prefix).resolve() == VENV.resolve()
-
-
 def ensure_python_deps() -> Path:
     """The project's virtualenv with the test requirements; returns its python."""
     python = VENV / "bin" / "python"

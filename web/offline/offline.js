@@ -4,7 +4,7 @@
 // navigation links switch between them), gives the page an in-page core (inpage.js) whose
 // files come from the inlined bytes, and then starts the tool's own module.
 //
-// How the file is laid out (see build.py write_offline_file):
+// How the file is laid out (see buildsteps/offline.py write_offline_file):
 //   <script type="importmap">   our ES modules as data: URLs, each named by its path in
 //                               dist/ ("core/engine.js"; build.py rewrites their relative
 //                               imports to those names)
