@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from ragchunk import get_tokenizer, plan, split, tokens_from_chars, windows
-from ragchunk.cli import FLAGS, main
+from ragchunk.cli import main
+from ragchunk.cli.forms import FLAGS
 from ragchunk.options.fields import FormErrors, read_calc_form
 from ragchunk.models import get_model
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from ragchunk import cli
+from ragchunk.cli import batch, commands
 from ragchunk.readers.formats import readable_formats
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -112,7 +113,7 @@ def test_ctrl_c_outside_the_split_loop_is_one_line(monkeypatch, capsys, argv):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, f"run_{argv[0]}", interrupted)
+    monkeypatch.setattr(batch if argv[0] == "compare" else commands, f"run_{argv[0]}", interrupted)
     assert cli.main(argv) == 130
     assert capsys.readouterr().err == "ragchunk: interrupted\n"
 

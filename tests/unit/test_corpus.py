@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 import ragchunk
-from ragchunk import cli
 from ragchunk.calculator import chunk_count, plan, plan_corpus
-from ragchunk.cli import main
+from ragchunk.cli import batch, main
 from ragchunk.corpus import CorpusSummary, split_corpus, split_document
 from ragchunk.options import SplitOptions
 from ragchunk.results.records import Document
@@ -142,7 +141,7 @@ def test_file_arguments_keep_their_path_and_stdin_is_dash(tree):
 @pytest.mark.parametrize(("after", "said"), [(3, "3 documents"), (1, "1 document")])
 def test_an_interrupted_run_leaves_whole_records_only(tree, tmp_path, monkeypatch, after, said):
     target = tmp_path / "out.jsonl"
-    real = cli.split_corpus
+    real = batch.split_corpus
 
     def interrupted(*args, **kwargs):
         for index, result in enumerate(real(*args, **kwargs)):
@@ -150,7 +149,7 @@ def test_an_interrupted_run_leaves_whole_records_only(tree, tmp_path, monkeypatc
                 raise KeyboardInterrupt
             yield result
 
-    monkeypatch.setattr(cli, "split_corpus", interrupted)
+    monkeypatch.setattr(batch, "split_corpus", interrupted)  # the name run_split calls
     code, _, err = run("split", str(tree), "--size", "32", "--overlap", "4", "-o", str(target), "--jobs", "1")
     assert code == 130 and f"interrupted after {said}: the output holds whole records only" in err
     data = target.read_text(encoding="utf-8")
