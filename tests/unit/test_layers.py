@@ -26,6 +26,7 @@ LAYERS: list[set[str]] = [
     {"splitter"},  # the one algorithm
     {"results"},  # records and the side-by-side comparison
     {"corpus"},  # many documents, on several cores
+    {"evaluate"},  # settings tried on a person's own questions
     {"integrations"},  # LangChain, LlamaIndex, Arrow, Ray, Spark
     {"api", "cli"},  # the front doors: the page's worker and the command line
     {"__init__", "__main__"},  # the library's own front: ragchunk.split, ragchunk.plan ...

@@ -1,0 +1,233 @@
+"""Which chunking finds *your* answers: settings tried on your own documents and questions.
+
+:func:`evaluate` splits the documents with every setting of a grid (:mod:`.grid`: fixed
+windows and split's levels × sizes), indexes each setting's chunks with each retriever
+(:mod:`.retrieval`: BM25, all-MiniLM-L6-v2, their fusion), asks every question, and
+measures how much of each answer the top ``k`` chunks hold (:mod:`.metrics`), beside what
+the setting costs: chunks, tokens to embed, and tokens an LLM reads per question. Answers
+are quotes found in the extracted text (:mod:`.quotes`); one that is not found is listed
+with the closest passage, never dropped in silence. The result is plain data (``to_json``),
+with the settings on the frontier of recall against tokens read, the recommended one, and
+which settings these questions cannot tell apart (:mod:`.recommend`).
+
+>>> docs = [("guide.md", "# Install\\n\\nRun the installer. Then restart.\\n\\n# Use\\n\\nOpen the app and sign in.")]
+>>> result = evaluate(docs, [Question("1", "How do I sign in?", ("Open the app and sign in.",))],
+...                   by=("fixed", "headings"), sizes=(16,), k=1)
+>>> [(row["by"], row["retriever"], row["recall"]) for row in result.to_json()["results"]]  # a window cuts the answer
+[('fixed', 'bm25', 0.84), ('headings', 'bm25', 1.0)]
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Generator, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from ..errors import RagchunkError
+from ..packing.context import DEFAULT_CONTEXT
+from ..settings import DEFAULT_ENCODING
+from ..steps import drive
+from .grid import BY_EVALUATED, DEFAULT_SIZES, IndexedChunk, Setting, chunks_of, grid
+from .metrics import ChunkSpans, Score, bootstrap_interval, precision_omega, score
+from .questions import Question, read_questions
+from .quotes import closest_passage, find_quote
+from .recommend import recommend
+from .retrieval import RETRIEVERS, EmbeddingCache, bm25_top, dense_top, rrf
+
+__all__ = ["BY_EVALUATED", "DEFAULT_K", "RETRIEVERS", "Evaluation", "Question", "Setting", "evaluate",
+           "evaluate_steps", "read_questions"]
+
+DEFAULT_K = 5
+MAX_K = 100
+#: How deep each ranking goes before the hybrid fuses them.
+FUSION_DEPTH = 50
+
+Span = tuple[str, int, int]
+
+
+@dataclass
+class Located:
+    """A question with its answers as spans of the documents, and the quotes not found."""
+
+    question: Question
+    spans: list[Span]
+    not_found: list[dict[str, Any]]
+
+
+@dataclass
+class Evaluation:
+    """What :func:`evaluate` found: one row per setting and retriever (see :meth:`to_json`)."""
+
+    questions: int
+    k: int
+    tokenizer: str
+    not_found: list[dict[str, Any]]
+    rows: list[dict[str, Any]]
+    recommendation: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"questions": self.questions, "k": self.k, "tokenizer": self.tokenizer, "not_found": self.not_found,
+                "results": self.rows, "recommendation": self.recommendation}
+
+
+def _stem(source: str) -> str:
+    return PurePosixPath(source).stem
+
+
+def locate_answers(documents: Sequence[tuple[str, str]], questions: Sequence[Question]) -> list[Located]:
+    """Each question's answers as spans of ``documents``; quotes found nowhere are listed with
+    the closest passage (see :func:`.quotes.closest_passage`)."""
+    by_stem: dict[str, list[tuple[str, str]]] = {}
+    for source, text in documents:
+        by_stem.setdefault(_stem(source), []).append((source, text))
+    located = []
+    for question in questions:
+        spans: list[Span] = []
+        missing: list[dict[str, Any]] = []
+        given = list(question.spans)
+        for answer_index, answer in enumerate(question.answers):
+            where = [(s, t) for s, t in documents if not question.source or s == question.source
+                     or _stem(s) == question.source]
+            found = None
+            if answer_index < len(given):
+                stem, start, end, content = given[answer_index]
+                for source, text in by_stem.get(stem, []):
+                    if text[start:end] == content:
+                        found = (source, start, end)
+                        break
+            for source, text in where if found is None else ():
+                at = find_quote(text, answer)
+                if at is not None:
+                    found = (source, *at)
+                    break
+            if found is not None:
+                spans.append(found)
+                continue
+            missing.append({"id": question.id, "question": question.question, "answer": answer,
+                            "closest": _closest(where or documents, answer)})
+        located.append(Located(question, spans, missing))
+    return located
+
+
+def _closest(documents: Iterable[tuple[str, str]], quote: str) -> dict[str, Any] | None:
+    best = None
+    for source, text in documents:
+        span = closest_passage(text, quote)
+        if span is None:
+            continue
+        shared = len(set(text[span[0]:span[1]].lower().split()) & set(quote.lower().split()))
+        if best is None or shared > best[0]:
+            best = (shared, {"source": source, "start": span[0], "end": span[1], "text": text[span[0]:span[1]]})
+    return None if best is None else best[1]
+
+
+def _ranked(retriever: str, chunks: list[IndexedChunk], questions: list[str], k: int,
+            cache: EmbeddingCache | None) -> list[list[int]]:
+    texts = [chunk.indexed for chunk in chunks]
+    if retriever == "bm25":
+        return bm25_top(texts, questions, k)
+    assert cache is not None
+    if retriever == "minilm":
+        return dense_top(cache, texts, questions, k)
+    depth = max(k, FUSION_DEPTH)
+    return [rrf(pair, k) for pair in zip(bm25_top(texts, questions, depth), dense_top(cache, texts, questions, depth))]
+
+
+def _row(setting: Setting, retriever: str, k: int, chunks: list[IndexedChunk], located: list[Located],
+         ranked: list[list[int]], price: float | None, past_model: int | None) -> dict[str, Any]:
+    scored: list[Score] = []
+    per_question = []
+    omegas = []
+    read = []
+    spans = [(chunk.source, chunk.start, chunk.end) for chunk in chunks]
+    index = ChunkSpans(spans)
+    for item, top in zip(located, ranked):
+        retrieved = [spans[index] for index in top]
+        read.append(sum(chunks[index].tokens for index in top))
+        per_question.append({"id": item.question.id,
+                             "answers": [{"source": s, "start": a, "end": b} for s, a, b in item.spans],
+                             "retrieved": [{"source": s, "start": a, "end": b} for s, a, b in retrieved]})
+        if item.spans:
+            scored.append(score(retrieved, item.spans))
+            omegas.append(precision_omega(index, item.spans))
+    embed_tokens = sum(chunk.embed_tokens for chunk in chunks)
+    row: dict[str, Any] = {"by": setting.by, "size": setting.size, "overlap": setting.overlap,
+                           "context": setting.context, "retriever": retriever, "k": k}
+    if scored:
+        recalls = [s.recall for s in scored]
+        row |= {"recall": statistics.fmean(recalls), "precision": statistics.fmean(s.precision for s in scored),
+                "iou": statistics.fmean(s.iou for s in scored), "hit_rate": statistics.fmean(s.hit for s in scored),
+                "mrr": statistics.fmean(s.reciprocal_rank for s in scored),
+                "precision_omega": statistics.fmean(omegas), "recall_interval": list(bootstrap_interval(recalls))}
+    else:
+        row |= {key: None for key in ("recall", "precision", "iou", "hit_rate", "mrr", "precision_omega",
+                                      "recall_interval")}
+    row |= {"scored_questions": len(scored), "chunks": len(chunks), "vectors": len(chunks),
+            "tokens_to_embed": embed_tokens, "cost": None if price is None else embed_tokens * price / 1e6,
+            "tokens_read": statistics.fmean(read) if read else 0.0,
+            "chunks_past_model": past_model,
+            "per_question": per_question}
+    return row
+
+
+def evaluate_steps(documents: Sequence[tuple[str, str]], questions: Sequence[Question], *,
+                   by: Iterable[str] = BY_EVALUATED, sizes: Iterable[int] = DEFAULT_SIZES, overlap: int | None = None,
+                   context: str = DEFAULT_CONTEXT, retrievers: Iterable[str] = ("bm25",), k: int = DEFAULT_K,
+                   tokenizer: str = DEFAULT_ENCODING, model: str | None = None, price: float | None = None,
+                   embedder: Callable[..., list[Any]] | None = None
+                   ) -> Generator[tuple[str, int, int], None, Evaluation]:
+    """:func:`evaluate` as steps ``(stage, done, total)`` (see :mod:`ragchunk.steps`)."""
+    wanted = list(dict.fromkeys(retrievers))
+    unknown = [name for name in wanted if name not in RETRIEVERS]
+    if unknown or not wanted:
+        raise RagchunkError("retriever", f"retriever ({', '.join(unknown) or 'nothing'}) is not known: choose from"
+                            f" {', '.join(RETRIEVERS)}", "unknown_retriever", {"value": ", ".join(unknown)})
+    if not 1 <= k <= MAX_K:
+        raise RagchunkError("k", f"k ({k}) must be between 1 and {MAX_K}: e.g. 5", "out_of_range",
+                            {"value": k, "minimum": 1, "maximum": MAX_K})
+    settings = grid(by=by, sizes=sizes, overlap=overlap, context=context)
+    if not questions:
+        raise RagchunkError("questions", "there are no questions: give at least one", "questions_empty", {})
+    yield ("locating answers", 0, len(questions))
+    located = locate_answers(documents, questions)
+    if any(item.question.answers for item in located) and not any(item.spans for item in located):
+        raise RagchunkError("questions", "no answer was found in any document: check that the answers are quotes of"
+                            " these documents", "answers_not_found", {"count": sum(len(i.not_found) for i in located)})
+    texts = [item.question.question for item in located]
+    cache = None
+    if any(name != "bm25" for name in wanted):
+        if embedder is None:
+            from .minilm import MiniLM
+
+            embedder = MiniLM().embed
+        cache = EmbeddingCache(embedder)
+        cache.add(texts)
+    rows = []
+    for number, setting in enumerate(settings):
+        yield (f"chunking {setting.label}", number, len(settings))
+        chunks = chunks_of(setting, documents, tokenizer, model)
+        if cache is not None:
+            missing = cache.missing([chunk.indexed for chunk in chunks])
+            done = 0
+            for first in range(0, len(missing), 256):
+                cache.add(missing[first:first + 256])
+                done += len(missing[first:first + 256])
+                yield (f"embedding {setting.label}", done, len(missing))
+        past_model = None
+        if cache is not None:
+            from .minilm import model_reads_whole
+
+            past_model = sum(1 for chunk in chunks if not model_reads_whole(chunk.indexed))
+        for name in wanted:
+            ranked = _ranked(name, chunks, texts, k, cache)
+            rows.append(_row(setting, name, k, chunks, located, ranked, price, None if name == "bm25" else past_model))
+    not_found = [entry for item in located for entry in item.not_found]
+    return Evaluation(len(located), k, model or tokenizer, not_found, rows, recommend(rows))
+
+
+def evaluate(documents: Sequence[tuple[str, str]], questions: Sequence[Question], **options: Any) -> Evaluation:
+    """Evaluate every setting of the grid on ``questions`` over ``documents`` (``(source, text)``
+    pairs, as a reader extracted them); see :func:`evaluate_steps` for the options."""
+    return drive(evaluate_steps(documents, questions, **options))

@@ -1,0 +1,167 @@
+"""A person's questions, from the shapes people keep them in, into one list.
+
+- **JSONL**: one object per line, ``{"question": ..., "answers": ["a quote", ...]}``
+  (``"answer"`` for one quote), with an optional ``id`` and ``source`` (the document the
+  answers are in, as ``split`` names it).
+- **CSV** with ``question`` and ``answer`` columns (and optional ``id``, ``source``).
+- **chunking_evaluation's CSV**: ``question``, ``references`` (a JSON list of
+  ``{content, start_index, end_index}``) and ``corpus_id`` (the document's file name
+  without its extension); its spans are kept as they are when they hold their content.
+- **Plain text**: one question per line; an answer quote may follow on the same line
+  after a tab, or on the next lines, each starting with ``>`` (the page's box reads the same).
+
+>>> [(q.id, q.question, q.answers) for q in read_questions("How big?\\n> 512 tokens\\nWhy?\\tBecause.\\n", "q.txt")]
+[('1', 'How big?', ('512 tokens',)), ('2', 'Why?', ('Because.',))]
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import RagchunkError
+
+__all__ = ["MAX_QUESTIONS", "Question", "read_questions"]
+
+#: More questions than this in one file are refused (the evaluation embeds each once).
+MAX_QUESTIONS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One question: its ``answers`` are quotes to find in the documents; ``spans`` are answer
+    spans given already, as ``(source stem, start, end, content)`` (chunking_evaluation's)."""
+
+    id: str
+    question: str
+    answers: tuple[str, ...] = ()
+    source: str = ""
+    spans: tuple[tuple[str, int, int, str], ...] = field(default=())
+
+
+def _error(name: str, message: str, code: str, **params: Any) -> RagchunkError:
+    return RagchunkError("questions", f"{name}: {message}", code, {"name": name, **params})
+
+
+def read_questions(data: str | bytes, name: str) -> list[Question]:
+    """The questions of a file's ``data`` (its shape from its content, then its extension).
+
+    Raises :class:`RagchunkError` (``field="questions"``) naming the file and the fix for an
+    empty file, one in no known shape, or one with too many questions.
+    """
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise _error(name, "is not UTF-8 text: save it as UTF-8", "questions_not_text") from None
+    text = data.lstrip("\ufeff")
+    if not text.strip():
+        raise _error(name, "has no questions: write one question per line (or JSONL, or CSV with a question column)",
+                     "questions_empty")
+    first = text.lstrip()[:1]
+    lower = name.lower()
+    if first == "{" or lower.endswith((".jsonl", ".json")):
+        questions = _jsonl(text, name)
+    elif lower.endswith(".csv") or _looks_like_csv(text):
+        questions = _csv(text, name)
+    else:
+        questions = _plain(text)
+    if not questions:
+        raise _error(name, "has no questions in a shape ragchunk reads: write one question per line, JSONL with a"
+                     " \"question\" field, or CSV with a question column", "questions_unknown_shape")
+    if len(questions) > MAX_QUESTIONS:
+        raise _error(name, f"has {len(questions):,} questions, more than {MAX_QUESTIONS:,}: keep a sample",
+                     "questions_too_many", count=len(questions), maximum=MAX_QUESTIONS)
+    return questions
+
+
+def _looks_like_csv(text: str) -> bool:
+    header = text.lstrip().split("\n", 1)[0].strip().lower()
+    return "," in header and "question" in [cell.strip().strip('"') for cell in header.split(",")]
+
+
+def _answers(value: Any, where: str) -> tuple[str, ...]:
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return tuple(item for item in value if item.strip())
+    raise RagchunkError("questions", f"{where}: answers must be a list of quotes (strings): write them as"
+                        ' ["a quote", ...]', "questions_bad_answers", {"where": where})
+
+
+def _jsonl(text: str, name: str) -> list[Question]:
+    questions = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{name} line {number}"
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise RagchunkError("questions", f"{where} is not JSON ({err.msg}): write one object per line",
+                                "questions_bad_json", {"where": where}) from None
+        if not isinstance(item, dict) or not isinstance(item.get("question"), str) or not item["question"].strip():
+            raise RagchunkError("questions", f'{where} has no "question": give each line a "question" string',
+                                "questions_no_question", {"where": where})
+        answers = _answers(item.get("answers", item.get("answer")), where)
+        questions.append(Question(str(item.get("id", len(questions) + 1)), item["question"].strip(), answers,
+                                  str(item.get("source") or "")))
+    return questions
+
+
+def _csv(text: str, name: str) -> list[Question]:
+    rows = csv.DictReader(io.StringIO(text))
+    columns = {column.strip().lower(): column for column in rows.fieldnames or []}
+    if "question" not in columns:
+        return []
+    questions = []
+    for number, row in enumerate(rows, 2):
+        question = (row.get(columns["question"]) or "").strip()
+        if not question:
+            continue
+        ident = (row.get(columns["id"]) or "").strip() if "id" in columns else ""
+        ident = ident or str(len(questions) + 1)
+        if "references" in columns:
+            where = f"{name} row {number}"
+            spans = _references(row.get(columns["references"]) or "[]", where)
+            corpus = (row.get(columns["corpus_id"]) or "").strip() if "corpus_id" in columns else ""
+            questions.append(Question(ident, question, tuple(s[2] for s in spans), corpus,
+                                      tuple((corpus, start, end, content) for start, end, content in spans)))
+            continue
+        answer = (row.get(columns["answer"]) or "").strip() if "answer" in columns else ""
+        source = (row.get(columns["source"]) or "").strip() if "source" in columns else ""
+        questions.append(Question(ident, question, (answer,) if answer else (), source))
+    return questions
+
+
+def _references(value: str, where: str) -> list[tuple[int, int, str]]:
+    try:
+        items = json.loads(value)
+        return [(int(item["start_index"]), int(item["end_index"]), str(item["content"])) for item in items]
+    except (json.JSONDecodeError, TypeError, KeyError, ValueError):
+        raise RagchunkError("questions", f"{where}: references must be a JSON list of {{content, start_index,"
+                            " end_index}}: fix that cell", "questions_bad_references", {"where": where}) from None
+
+
+def _plain(text: str) -> list[Question]:
+    questions: list[Question] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped.startswith(">") and questions:
+            quote = stripped[1:].strip()
+            if quote:
+                last = questions[-1]
+                questions[-1] = Question(last.id, last.question, (*last.answers, quote), last.source)
+            continue
+        question, _, answer = line.partition("\t")
+        if question.strip():
+            answers = (answer.strip(),) if answer.strip() else ()
+            questions.append(Question(str(len(questions) + 1), question.strip(), answers))
+    return questions
