@@ -19,7 +19,7 @@ from typing import TextIO
 
 from ..errors import RagchunkError
 from ..options.fields import FormErrors
-from . import batch, commands
+from . import batch, commands, evaluate
 from .commands import DocumentError
 from .forms import FLAGS
 from .output import say
@@ -40,7 +40,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
                 "preview": lambda: commands.run_preview(args, out, stdin),
                 "split": lambda: batch.run_split(args, out, stdin),
                 "models": lambda: commands.run_models(args, out),
-                "compare": lambda: batch.run_compare(args, out, stdin)}[args.command]()
+                "compare": lambda: batch.run_compare(args, out, stdin),
+                "evaluate": lambda: evaluate.run_evaluate(args, out, stdin)}[args.command]()
         out.flush()  # here, so that a full disk is said as such, not at exit
     except UsageError as err:
         say(f"ragchunk: error: {err}")

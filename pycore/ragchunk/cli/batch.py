@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TextIO
 
 from ..calculator import plan_corpus
-from ..settings.checks import check_chunking
 from ..corpus import PARALLEL_BYTES, CorpusSummary, read_source, split_corpus
 from ..errors import NotTextError, RagchunkError
 from ..models import get_model, vector_storage
@@ -23,6 +22,7 @@ from ..readers import ReadOptions
 from ..readers.formats import readable_formats
 from ..results.compare import compare
 from ..settings import MAX_CHUNK_SIZE
+from ..settings.checks import check_chunking
 from ..tokenizers import get_tokenizer
 from .files import (
     STDIN,

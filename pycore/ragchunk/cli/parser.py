@@ -8,7 +8,7 @@ import argparse
 import os
 from typing import NoReturn
 
-from ..settings import VERSION
+from ..evaluate import BY_EVALUATED, DEFAULT_K, RETRIEVERS
 from ..packing.context import DEFAULT_CONTEXT
 from ..settings import (
     DEFAULT_CHARS_PER_TOKEN,
@@ -16,6 +16,7 @@ from ..settings import (
     DEFAULT_ENCODING,
     DEFAULT_PREVIEW_WINDOWS,
     MAX_DOCUMENT_CHARS,
+    VERSION,
 )
 from ..text.structure import BY_CHOICES
 from ..tokenizers import tokenizer_names
@@ -142,6 +143,28 @@ def build_parser() -> Parser:
                      help=f"worker processes (default: the usable CPUs, {usable_cpus()} here)")
     cut.add_argument("--progress", action="store_true", help="show progress even when standard error is not a terminal")
     _add_walk_flags(cut)
+
+    sub = commands.add_parser("evaluate", help="which settings find your answers: a grid on your own questions")
+    sub.add_argument("paths", metavar="PATH", nargs="+", help="files or folders (walked in sorted order), as split")
+    sub.add_argument("--questions", metavar="FILE", required=True,
+                     help="JSONL ({\"question\", \"answers\"}), CSV (question, answer), chunking_evaluation's CSV,"
+                          " or one question per line (an answer after a tab or on lines starting with >)")
+    sub.add_argument("--by", metavar="B", default=",".join(BY_EVALUATED),
+                     help="ways of cutting, comma-separated (default %(default)s)")
+    sub.add_argument("--size", metavar="S", default="128,256,512", help="sizes, comma-separated (default %(default)s)")
+    sub.add_argument("--overlap", metavar="O", default="", help="overlap in tokens (default an eighth of each size)")
+    sub.add_argument("--context", metavar="C", default=DEFAULT_CONTEXT, help="headings (the default) or none, as split")
+    sub.add_argument("--retriever", metavar="R", default="bm25",
+                     help=f"comma-separated: {', '.join(RETRIEVERS)} (default %(default)s; minilm and hybrid need"
+                          " pip install \"ragchunk[evaluate]\")")
+    sub.add_argument("--k", metavar="K", default=str(DEFAULT_K), help="chunks retrieved per question (default %(default)s)")
+    sizer = sub.add_mutually_exclusive_group()
+    sizer.add_argument("--encoding", metavar="E", choices=tokenizer_names(), help="the tokenizer that sizes chunks")
+    sizer.add_argument("--model", metavar="M", help="size chunks for this embedding model, as split --model")
+    sub.add_argument("--price", metavar="P", default="", help="price per million tokens, for the cost to embed")
+    sub.add_argument("--json", action="store_true", help="print one JSON object")
+    sub.add_argument("--progress", action="store_true", help="show progress even when standard error is not a terminal")
+    _add_walk_flags(sub)
     return parser
 
 

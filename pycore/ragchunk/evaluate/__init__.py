@@ -87,9 +87,13 @@ def locate_answers(documents: Sequence[tuple[str, str]], questions: Sequence[Que
         spans: list[Span] = []
         missing: list[dict[str, Any]] = []
         given = list(question.spans)
+        where = [(s, t) for s, t in documents if not question.source or s == question.source
+                 or _stem(s) == question.source]
         for answer_index, answer in enumerate(question.answers):
-            where = [(s, t) for s, t in documents if not question.source or s == question.source
-                     or _stem(s) == question.source]
+            if not where:  # its source is not among the documents: say so, look nowhere else
+                missing.append({"id": question.id, "question": question.question, "answer": answer,
+                                "closest": None, "source": question.source})
+                continue
             found = None
             if answer_index < len(given):
                 stem, start, end, content = given[answer_index]
@@ -106,7 +110,7 @@ def locate_answers(documents: Sequence[tuple[str, str]], questions: Sequence[Que
                 spans.append(found)
                 continue
             missing.append({"id": question.id, "question": question.question, "answer": answer,
-                            "closest": _closest(where or documents, answer)})
+                            "closest": _closest(where, answer), "source": question.source})
         located.append(Located(question, spans, missing))
     return located
 

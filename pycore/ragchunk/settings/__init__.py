@@ -61,6 +61,7 @@ LABELS: dict[str, str] = {
     "prefix": "prefix",
     "context": "context",
     "jobs": "jobs",
+    "k": "chunks retrieved per question",
     "max_chars": "most characters of a document",
 }
 
@@ -76,4 +77,5 @@ EXAMPLES: dict[str, str] = {
     "preview": "5",
     "bins": "20",
     "jobs": "2",
+    "k": "5",
 }
