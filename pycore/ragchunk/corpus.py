@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import threading
 import statistics
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
+from queue import SimpleQueue
 from typing import Any, NamedTuple
 
 from .errors import NotTextError, RagchunkError
@@ -159,19 +161,33 @@ def out_of_memory(source: str) -> RagchunkError:
 # --- many documents ----------------------------------------------------------------------
 
 def _serve(connection: Any, options: SplitOptions, read_options: ReadOptions | None) -> None:
-    """A worker process: split each batch it receives and send back its results; ``None`` ends it."""
+    """A worker process: split each batch it receives and send back its results; ``None`` ends it.
+
+    A thread receives the batches while the process splits and sends: the parent may send the
+    next batch while this process sends a result, and neither may wait for the other to read.
+    """
     # Ctrl-C reaches every process of the terminal's group: the parent stops the workers, so a
     # worker ignores it (a worker that died of it would be taken for one that crashed).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    while True:
+    inbox: SimpleQueue = SimpleQueue()
+
+    def receive() -> None:
+        while True:
+            try:
+                batch = connection.recv()
+            except (EOFError, OSError):
+                batch = None
+            inbox.put(batch)
+            if batch is None:
+                return
+
+    threading.Thread(target=receive, daemon=True).start()
+    while (batch := inbox.get()) is not None:
         try:
-            batch = connection.recv()
-        except (EOFError, OSError):
+            connection.send([(number, split_document(source, document, options, read_options=read_options))
+                             for number, source, document in batch])
+        except (BrokenPipeError, OSError):
             return
-        if batch is None:
-            return
-        connection.send([(number, split_document(source, document, options, read_options=read_options))
-                         for number, source, document in batch])
 
 
 def worker_died(source: str, exitcode: int | None) -> DocumentResult:

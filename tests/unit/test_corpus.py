@@ -333,3 +333,20 @@ def test_the_command_line_default_keeps_a_small_folder_in_one_process(monkeypatc
     out = io.StringIO()
     assert main(["split", str(tmp_path), "--size", "64"], out=out) == 0
     assert len(out.getvalue().splitlines()) == 5
+
+
+def test_workers_holding_two_batches_of_large_results_never_wait_on_each_other():
+    """A worker sends a result bigger than the pipe holds while the parent sends it the next
+    batch: both must go on (a thread of the worker reads its batches). Run in a child process,
+    so a hang shows as that process not finishing, at the 10-minute guard."""
+    script = (
+        "from ragchunk.corpus import split_corpus\n"
+        "from ragchunk.options import SplitOptions\n"
+        "docs = [(f'd{i}.md', '# Big\\n\\n' + 'A sentence of text here. ' * 12000) for i in range(12)]\n"
+        "results = list(split_corpus(docs, SplitOptions(size=64, overlap=8), jobs=2, context='fork'))\n"
+        "assert [r.source for r in results] == [d for d, _ in docs]\n"
+        "print(sum(len(r.jsonl) for r in results))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": str(Path(ragchunk.__file__).parents[1])})
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 12 * 500_000  # each result far past what a pipe holds
