@@ -321,7 +321,7 @@ AHEAD = 4
 DEPTH = 2
 #: With ``min_parallel_bytes``, a corpus smaller than this stays in this process
 #: (see :func:`split_corpus`).
-PARALLEL_BYTES = 256 * 1024
+PARALLEL_BYTES = 1024 * 1024
 
 
 #: A batch sent to a worker holds at most this many documents and, past its first, this many
