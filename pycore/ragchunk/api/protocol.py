@@ -26,6 +26,8 @@ from ..errors import RagchunkError
 
 PROTOCOL: dict[str, Any] = json.loads(resources.files(__package__).joinpath("protocol.json").read_text("utf-8"))
 KINDS: tuple[str, ...] = tuple(PROTOCOL["kinds"])
+# A placeholder of an error's sentence: "{field}".
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 # --- describing values and fields --------------------------------------------------------
 #
@@ -143,7 +145,7 @@ def protocol_error(code: str, params: dict[str, Any], field: str = "request") ->
     """The error ``code`` of the protocol's ``errors``, its sentence filled from ``params``;
     its field is the one the definition names, else ``field``."""
     template = PROTOCOL["errors"][code]
-    message = re.sub(r"\{(\w+)\}", lambda m: str(params[m.group(1)]), template["message"])
+    message = PLACEHOLDER.sub(lambda m: str(params[m.group(1)]), template["message"])
     return RagchunkError(template.get("field", field), message, code, params)
 
 
