@@ -262,6 +262,9 @@ def build() -> Path:
         f"export const SPEC = {json.dumps(spec, indent=2)};\n",
         encoding="utf-8",
     )
+    # The worker protocol (pycore/ragchunk/api/protocol.json) as a module: core/messages.js checks with it.
+    protocol = (PYCORE / "ragchunk" / "api" / "protocol.json").read_text(encoding="utf-8").rstrip()
+    (DIST / "core" / "protocol.js").write_text(f"export const PROTOCOL = {protocol};\n", encoding="utf-8")
     offline = write_offline_file(DIST, spec, pages)
     manifest = {
         "version": spec["version"],

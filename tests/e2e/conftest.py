@@ -6,9 +6,11 @@ collector of console errors and uncaught page errors (any of them fails the test
 The ``page`` of a test is a new tab, so the page's fields, documents, URL and scripts start
 as a person's first visit. Its core, though, is one booted worker shared by the tests of the
 session (keeper.js): the documents a test loaded are dropped before the next one starts, and
-a worker left busy is replaced. A test that needs a new worker too, or its own browser
-context, is marked ``fresh_core`` or asks for the ``context`` fixture: its ``page`` is then a
-tab of a new context, booting its own core. Start-up, privacy, offline and service worker,
+a worker left busy is replaced; every message that worker sends or receives is held to the
+worker protocol (pycore/ragchunk/api/protocol.json), and one against it fails the test. A
+test that needs a new worker too, or its own browser context, is marked ``fresh_core`` or
+asks for the ``context`` fixture: its ``page`` is then a tab of a new context, booting its
+own core. Start-up, privacy, offline and service worker,
 embedding and what the first use of a tokenizer fetches are tested that way.
 """
 
@@ -170,7 +172,8 @@ class Shared:
     watch: Watch
 
     def keeper_state(self) -> dict:
-        return self.keeper.evaluate("({boots: keeperState.boots, resets: keeperState.resets, docs: keeperState.docs.size})")
+        return self.keeper.evaluate("({boots: keeperState.boots, resets: keeperState.resets, docs: keeperState.docs.size,"
+                                    " checked: keeperState.checked})")
 
 
 @pytest.fixture(scope="session")
@@ -197,7 +200,7 @@ def shared(browser, base_url: str) -> Iterator[Shared]:
     keeper.on("console", lambda m: holder.watch.console_errors.append(m.text) if m.type == "error" else None)
     keeper.on("pageerror", lambda e: holder.watch.page_errors.append(str(e)))
     keeper.goto("favicon.svg")
-    keeper.evaluate(f"() => {{ {source}\n keeper({KEEPER_CHANNEL!r}); }}")
+    keeper.evaluate(f"async () => {{ {source}\n await keeper({KEEPER_CHANNEL!r}); }}")
     holder.context, holder.keeper = ctx, keeper
     yield holder
     ctx.close()

@@ -13,6 +13,11 @@
 // the keeper's worker as it would its own. Loaded encodings, tables and readers stay, which is
 // why tests about what the first use of one fetches take a fresh context (`fresh_page`).
 //
+// Every message the keeper carries, both ways, is held to the worker protocol's definition
+// (the site's core/messages.js, which reads pycore/ragchunk/api/protocol.json): one against it
+// is a console error of the keeper tab, which fails the running test. So the whole browser
+// suite checks the protocol: each request a page sends, each reply its result, each progress.
+//
 // Two functions, called by conftest.py with the channel's name: `relay` in every tab of the
 // shared context (an init script, before the page's own scripts), `keeper` once, in the keeper tab.
 
@@ -76,8 +81,9 @@ function relay(channelName) {
   globalThis.Worker = Worker;
 }
 
-/** Run once in the keeper tab: owns the worker, serves one tab at a time. */
-function keeper(channelName) {
+/** Run once in the keeper tab: owns the worker, serves one tab at a time, checks every message. */
+async function keeper(channelName) {
+  const { messageProblems } = await import(new URL("core/messages.js", location.href).href);
   const channel = new BroadcastChannel(channelName);
   const OwnWorker = globalThis.ragchunkOriginalWorker ?? globalThis.Worker;
   const state = {
@@ -89,10 +95,19 @@ function keeper(channelName) {
     docs: new Set(), // documents the current tab loaded into the workspace
     boots: 0,
     resets: 0,
+    checked: 0, // messages held to the protocol
   };
   globalThis.keeperState = state;
 
   const send = (to, payload) => channel.postMessage({ to, ...payload });
+  // `kind`: the request a reply answers, whose result it must be.
+  const check = (direction, message, kind = null) => {
+    const problems = messageProblems(direction, message, kind);
+    state.checked++;
+    if (problems.length) {
+      console.error(`worker protocol, ${direction.replace("_", " ")} (${kind ?? message?.type}): ${problems.join("; ")}`);
+    }
+  };
 
   function start(url) {
     state.worker = new OwnWorker(url, { type: "module" });
@@ -115,17 +130,19 @@ function keeper(channelName) {
   }
 
   // The tests of the harness ask the worker directly: probe({type, payload, id?}) -> its reply.
+  // A probe may break the protocol on purpose (to see the worker refuse it): only its reply is checked.
   const probes = new Map();
   globalThis.keeperProbe = (request) =>
     new Promise((resolve) => {
       const id = request.id ?? `probe-${probes.size + 1}-${Date.now()}`;
-      probes.set(id, resolve);
+      probes.set(id, { resolve, kind: request.type });
       state.worker.postMessage({ id, ...request });
     });
 
   function receive(message) {
+    check("from_worker", message, probes.get(message?.id)?.kind ?? state.pending.get(message?.id) ?? null);
     if (probes.has(message.id) && message.type !== "progress") {
-      probes.get(message.id)(message);
+      probes.get(message.id).resolve(message);
       probes.delete(message.id);
       return;
     }
@@ -171,6 +188,7 @@ function keeper(channelName) {
       return;
     }
     const message = data.message;
+    check("to_worker", message);
     if (message.type !== "cancel" && message.id !== undefined) {
       state.pending.set(message.id, message.type);
       if (message.type === "drop") state.docs.delete(message.payload?.doc);

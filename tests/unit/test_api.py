@@ -271,8 +271,13 @@ def test_empty_text(document):
 
 
 def test_no_document_yet():
-    assert fields_of(ask(Workspace(), "analyze", {"chunk_size": 8, "overlap": 2})) == ["text"]
-    assert fields_of(ask(Workspace(), "load", {})) == ["text"]
+    assert fields_of(ask(Workspace(), "analyze", {"doc": "d1", "chunk_size": 8, "overlap": 2})) == ["text"]
+
+
+def test_a_request_without_its_document_names_what_is_missing():
+    # The protocol's errors (protocol.json): the field at fault, not "paste some text".
+    assert fields_of(ask(Workspace(), "analyze", {"chunk_size": 8, "overlap": 2})) == ["doc"]
+    assert fields_of(ask(Workspace(), "load", {})) == ["document"]
 
 
 def test_lone_surrogates_are_replaced():
@@ -290,7 +295,7 @@ def test_unknown_kind(kind):
 
 @pytest.mark.parametrize("payload", ["[1, 2]", '"text"', "3", "null"])
 def test_payload_that_is_not_an_object(payload):
-    assert fields_of(ask(Workspace(), "spec", payload)) == ["request"]
+    assert fields_of(ask(Workspace(), "spec", payload)) == ["payload"]
 
 
 def test_internal_error(monkeypatch):

@@ -2,7 +2,9 @@
 // resolve with the worker's reply, progress as events, and cancel: the worker stops the
 // request at its next step, and only a step that does not end within CANCEL_GRACE_MS (one
 // very long piece of Python) makes the page restart the worker (its documents are then gone:
-// a "restarting" event says so).
+// a "restarting" event says so). Every request is built by requestMessage (messages.js),
+// which holds it to the protocol's definition: one it refuses is never sent.
+import { requestMessage } from "./messages.js";
 
 // How long a cancel may wait for the worker to reach the end of a step.
 export const CANCEL_GRACE_MS = 1500;
@@ -63,14 +65,22 @@ export class Core extends EventTarget {
 
   /**
    * Send one request; resolves with {ok, result} or {ok: false, errors | internal}.
-   * `document` is a string (pasted text) or a Uint8Array (a file, transferred).
+   * `document` is a string (pasted text) or a Uint8Array (a file, transferred). A request
+   * the protocol refuses (an unknown kind, a field missing or of the wrong type) rejects
+   * with a ProtocolError naming each field, and nothing is sent.
    */
   request(type, payload, document = null) {
+    let message;
+    try {
+      message = requestMessage(this.nextId, type, payload, document);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const id = this.nextId++;
     const transfer = document instanceof Uint8Array ? [document.buffer] : [];
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, type, payload, document }, transfer);
+      this.worker.postMessage(message, transfer);
     });
   }
 

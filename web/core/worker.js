@@ -1,17 +1,14 @@
 // The module worker: all tokenization and chunking happen here, in the engine (engine.js).
 //
-// Protocol 2 (see bridge.js for the other end):
-//   in:  {id, type, payload, document?}      type: spec | calculate | load | analyze | split | chunks | export | drop
-//        {type: "cancel", id}                 stop request `id` at its next step
-//   out: {id, ok: true, result} | {id, ok: false, errors: [{field, message, code, params}]}
-//        | {id, ok: false, internal} | {id, ok: false, cancelled: true}
-//        {type: "progress", id?, stage, done, total, params}   stage codes: runtime, wheel, encoding,
-//                                             ready (boot, no id); encoding, tables, reader, reading,
-//                                             tokenizing, splitting (a request's)
-//        {type: "ready", version, bootMs} | {type: "failed", message}
+// It speaks the worker protocol, defined once in pycore/ragchunk/api/protocol.json (in the
+// site as core/protocol.js; bridge.js is the other end): requests {id, type, payload,
+// document?} and cancels in; progress, ready or failed, and one reply per request out.
+// A request the protocol refuses is answered with the core's own errors (messages.js) and
+// never reaches Python; a message without an id cannot be answered and is dropped.
 // Documents live in Python's workspace by id ("load" answers {doc}); a settings change
 // re-packs a loaded document without encoding it again.
 import { answerRequest, BOOT_STAGES, bootEngine, pause } from "./engine.js";
+import { messageProblems, requestErrors } from "./messages.js";
 
 let engine = null;
 let queue = Promise.resolve();
@@ -27,6 +24,8 @@ const progress = (id) => (stage, done, total, params = {}) =>
 
 async function answer(message) {
   if (cancelled.delete(message.id)) return { id: message.id, ok: false, cancelled: true };
+  const errors = requestErrors(message.type, message.payload ?? {}, message.document ?? null);
+  if (errors.length) return { id: message.id, ok: false, errors };
   const control = { pause, cancelled: () => cancelled.has(message.id) };
   const reply = await answerRequest(engine, message, progress(message.id), control);
   return { id: message.id, ...reply };
@@ -55,6 +54,10 @@ booted.catch(() => {});
 
 onmessage = (event) => {
   const message = event.data;
+  if (typeof message?.id !== "string" && !Number.isInteger(message?.id)) {
+    console.error(`worker protocol: a message without an id was dropped: ${messageProblems("to_worker", message).join("; ")}`);
+    return;
+  }
   if (message.type === "cancel") {
     if (open.has(message.id)) cancelled.add(message.id); // heard at the request's next step (or before it starts)
     return;

@@ -9,6 +9,7 @@
 // as the worker does; the engine is never rebooted.
 import { Cancelled } from "../core/bridge.js";
 import { answerRequest, BOOT_STAGES, bootEngine, pause } from "../core/engine.js";
+import { requestMessage } from "../core/messages.js";
 
 // A paint before Python takes the thread, so "Tokenizing…" is on screen while it works.
 // (requestAnimationFrame does not fire in a hidden tab; the timeout covers that.)
@@ -61,9 +62,16 @@ export class InPageCore extends EventTarget {
 
   /**
    * One request; resolves with {ok, result} or {ok: false, errors | internal}, like the
-   * worker's reply. `document` is a string, a Uint8Array or null.
+   * worker's reply. `document` is a string, a Uint8Array or null. A request the protocol
+   * refuses rejects with a ProtocolError, as bridge.js's does.
    */
   request(type, payload, document = null) {
+    let message;
+    try {
+      message = requestMessage(this.nextId, type, payload, document);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -76,7 +84,7 @@ export class InPageCore extends EventTarget {
           const report = (stage, done, total, params = {}) =>
             this.emit("progress", { type: "progress", id, stage, done, total, params });
           const control = { pause, cancelled: () => this.cancelled.has(id) };
-          return answerRequest(engine, { type, payload, document }, report, control);
+          return answerRequest(engine, message, report, control);
         })
         .catch((error) => ({ ok: false, internal: String(error?.message ?? error) }))
         .then((reply) => {

@@ -1,32 +1,16 @@
-"""JSON in, JSON out: the workspace the browser worker talks to (protocol version 2).
+"""JSON in, JSON out: the workspace the browser worker talks to.
 
-A request is ``(kind, payload_json, document)``; the reply is a JSON string, either
-``{"ok": true, "result": {...}}`` or ``{"ok": false, "errors": [{"field", "message",
-"code", "params"}]}`` for bad input (``code`` and ``params`` let the page say it in its
-language; see :class:`ragchunk.errors.RagchunkError`), or ``{"ok": false, "internal":
-"..."}`` for a bug. Python objects never leave this module: only plain JSON.
+The protocol (its version, the messages between page and worker, every request kind with
+its payload and result fields, and the error shape) is defined once, in ``protocol.json``
+beside this module; :mod:`ragchunk.api.protocol` loads it and checks requests with it, and
+the page checks its own side with the same file. A request is ``(kind, payload_json,
+document)``; the reply is a JSON string. A request that breaks the protocol is answered
+with one error per field at fault, as bad input is. Python objects never leave this
+module: only plain JSON.
 
 Documents live in the workspace by id. Each keeps what was made of it, so a change of
 settings re-packs without re-encoding: the token ids and ends per tokenizer, the Markdown
 structure, and the last split.
-
-Kinds:
-  ``spec``       defaults, limits, encodings and the version.
-  ``calculate``  the calculator form (strings as typed) -> the plan. ``decimal_comma``
-                 (true on a Russian page) reads "12,5" as 12.5.
-  ``load``       ``document`` (a pasted text or a file's bytes, ``name``) -> a new
-                 document id and what it is (characters, notes). A refused document
-                 leaves every other document as it was.
-  ``analyze``    ``doc``: its exact token count with ``encoding`` and the first fixed
-                 windows (``chunk_size``, ``overlap``, ``first``, ``count``).
-  ``split``      ``doc``: the structural split with the settings of
-                 :func:`ragchunk.options.read_split_form`, its statistics and the first
-                 ``page_size`` chunks as columns (:func:`ragchunk.results.records.page_columns`).
-  ``chunks``     ``doc``, ``first``, ``count``: more chunks of its last split, as columns.
-  ``export``     ``doc`` or ``docs``: the JSONL of their last splits, byte for byte what
-                 ``ragchunk split`` writes (``format: "langchain"``: LangChain documents).
-  ``corpus``     ``docs``: the statistics of their last splits taken together.
-  ``drop``       ``doc``: forget a document.
 
 Long work is done in steps: :meth:`Workspace.run` is a generator that yields
 ``(stage, done, total)`` between steps (``tokenizing``: code points encoded; ``splitting``:
@@ -41,7 +25,7 @@ import traceback
 from collections.abc import Callable, Generator
 from typing import Any
 
-from .. import __version__, settings
+from .. import settings
 from ..calculator import chunk_count, plan, plan_corpus
 from ..settings.checks import check_chunking
 from ..errors import RagchunkError
@@ -70,8 +54,9 @@ from ..tables import CATALOG, _load_catalog
 from ..text.structure import Structure
 from ..tokenizers import ENCODINGS, OPEN_TOKENIZERS, REGISTRY, Encoded, Registry, check_tokenizer, encode_steps
 from ..tokenizers.pieces import all_ends
+from .protocol import PROTOCOL, request_errors, unknown_request
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION: int = PROTOCOL["version"]
 MAX_PREVIEW_WINDOWS = 200
 DEFAULT_PAGE_SIZE = 200
 MAX_PAGE_SIZE = 5_000
@@ -183,13 +168,11 @@ class Workspace:
         try:
             payload = json.loads(payload_json or "{}")
             handler = self._HANDLERS.get(kind)
-            if handler is None or not isinstance(payload, dict):
-                raise RagchunkError(
-                    "request",
-                    f"request kind ({kind}) is not known: use one of {', '.join(self._HANDLERS)}",
-                    "unknown_request",
-                    {"kind": str(kind), "choices": ", ".join(self._HANDLERS)},
-                )
+            if handler is None:
+                raise unknown_request(kind)
+            errors = request_errors(kind, payload, document)
+            if errors:
+                raise FormErrors(errors)
             result = yield from handler(self, payload, document)
             return json.dumps({"ok": True, "result": result}, ensure_ascii=False)
         except FormErrors as err:
@@ -218,7 +201,7 @@ class Workspace:
     # -- handlers: generators of steps that return the result ---------------------------------
 
     def _spec(self, payload: dict, document: object) -> Steps:
-        return {**form_spec(), "version": __version__, "protocol": PROTOCOL_VERSION}
+        return {**form_spec(), "version": settings.VERSION, "protocol": PROTOCOL_VERSION}
         yield  # a generator with no step
 
     def _calculate(self, payload: dict, document: object) -> Steps:
