@@ -1,11 +1,12 @@
 // The text splitter: DOM only. Documents and settings go to the worker, which splits them
 // with the Python core. One document (pasted, or one file) or a corpus (several files, a
 // folder, a .zip): files are read and sent one at a time, so memory holds one file; the
-// chunks of every document scroll in one list that draws only the cards in view, asking
-// the core for them page by page.
+// chunks of every document scroll in one list (ui/chunk-list.js) that asks the core for
+// them page by page; a corpus's documents are listed in a table (corpus-table.js).
 import { SPEC } from "../../spec.js";
-import { fixed, integer, msg, onLanguageChange, percent, quantity, show, showText, t } from "../../i18n/i18n.js";
+import { fixed, integer, msg, onLanguageChange, percent, quantity, show, showText } from "../../i18n/i18n.js";
 import { Cancelled } from "../../core/bridge.js";
+import { ChunkList } from "../../ui/chunk-list.js";
 import { $, debounce } from "../../ui/dom.js";
 import { TEXT_DEBOUNCE_MS } from "../../ui/document.js";
 import { applyEmbedMode } from "../../ui/embed-mode.js";
@@ -13,17 +14,13 @@ import { errorMessage, internalError, showErrors, showNotes } from "../../ui/err
 import { expandArchives, loadFiles } from "../../ui/corpus.js";
 import { numberOptions } from "../../ui/form.js";
 import { labelModelOptions } from "../../ui/model-options.js";
-import { Pager } from "../../ui/pager.js";
 import { startPage } from "../../ui/page.js";
 import { countAnalysis, DocumentRequests } from "../../ui/request.js";
 import { bindCopyButton, pyString, shellWord, showSnippets } from "../../ui/snippets.js";
 import { bindCoreStatus } from "../../ui/status.js";
 import { bindUrlState } from "../../ui/url-state.js";
+import { CorpusTable } from "./corpus-table.js";
 
-// Cards have a fixed height (style.css .chunk-card) so the list can place them by index.
-const CARD_HEIGHT = 208;
-const OVERSCAN = 4;
-const PAGE_SIZE = 200;
 // A corpus up to this many characters keeps each document's encoding in the core, so a
 // new setting re-packs without encoding again; a bigger one is encoded again (memory).
 const KEEP_PREPARED_CHARS = 10_000_000;
@@ -46,11 +43,13 @@ let documentName = "";
 // tokens, count, largest, error} (error: why a file of a corpus was not split).
 let entries = [];
 let corpusMode = false;
-// The list: the entries with chunks (one of them when filtered), their first global index,
-// and the pages of chunks the core sent, by "doc:first" (records.page_columns).
-let view = { parts: [], starts: [0], length: 0, pages: new Map() };
 let exported = new Map();
 let lastResult = null;
+// The chunks of the documents shown, and a corpus's table of its documents.
+const chunkList = new ChunkList($("chunk-list"), {
+  fetchPage: (doc, first, count) => core.request("chunks", { doc, first, count }).then((reply) => (reply.ok ? reply.result : null)),
+});
+const corpusTable = new CorpusTable({ onFilter: (parts) => chunkList.show(parts, { named: corpusMode }) });
 
 function modelOf(sizer) {
   return sizer.startsWith("model:") ? SPEC.models.find((m) => m.id === sizer.slice(6)) : null;
@@ -94,14 +93,13 @@ function markChunks(state, refusedName = null) {
 function clearResults() {
   markChunks("fresh");
   entries = [];
-  view = { parts: [], starts: [0], length: 0, pages: new Map() };
   exported = new Map();
   lastResult = null;
   $("split-results").hidden = true;
   $("corpus").hidden = true;
   $("extracted").hidden = true;
   $("text-notes").replaceChildren();
-  resetCards();
+  chunkList.clear();
 }
 
 // The size the page put in the box for a model (a person's own number is never replaced).
@@ -186,219 +184,6 @@ function renderStats(result) {
   );
 }
 
-// --- the list of chunks ------------------------------------------------------------------
-
-/** Show the chunks of `parts` (entries with chunks), from the first page each already has. */
-function showChunks(parts, firstPages = new Map()) {
-  const starts = [0];
-  for (const part of parts) starts.push(starts[starts.length - 1] + part.count);
-  view = { parts, starts, length: starts[starts.length - 1], pages: firstPages };
-  $("chunk-list").scrollTop = 0;
-  resetCards();
-  renderVisible();
-}
-
-/** The entry and local index of global chunk `i` (binary search over the parts' starts). */
-function locate(i) {
-  let low = 0;
-  let high = view.parts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (view.starts[mid] <= i) low = mid;
-    else high = mid - 1;
-  }
-  return [view.parts[low], i - view.starts[low]];
-}
-
-/**
- * Chunk `i` as the core sent it (numbers from its page's columns, texts sliced from the
- * page's one string), or null while its page is on its way (asked for here, once).
- */
-function chunkAt(i) {
-  const [part, local] = locate(i);
-  const first = local - (local % PAGE_SIZE);
-  const key = `${part.doc}:${first}`;
-  const page = view.pages.get(key);
-  if (!page) {
-    requestPage(part, first, key);
-    return null;
-  }
-  if (page.loading) return null;
-  const k = local - first;
-  const from = page.offsets[k];
-  const head = from + page.overlap[k];
-  return {
-    index: i, id: page.id[k], start: page.start[k], end: page.end[k], content_start: page.content_start[k],
-    tokens: page.tokens[k], overlap_tokens: page.overlap_tokens[k], embedded_tokens: page.embedded_tokens[k],
-    heading_path: page.paths[page.path[k]],
-    source: corpusMode ? part.source : "",
-    overlap_text: page.texts.slice(from, head), new_text: page.texts.slice(head, page.offsets[k + 1]),
-  };
-}
-
-/** Ask the core for a page of a document's chunks; its cards are drawn when it comes. */
-async function requestPage(part, first, key) {
-  const asked = view;
-  asked.pages.set(key, { loading: true });
-  const reply = await core.request("chunks", { doc: part.doc, first, count: PAGE_SIZE }).catch(() => null);
-  if (asked !== view) return; // a newer split replaced these chunks
-  if (!reply?.ok) {
-    asked.pages.delete(key);
-    return;
-  }
-  asked.pages.set(key, reply.result);
-  const focused = [...rendered].find(([, card]) => card.dataset.pending && card.contains(document.activeElement));
-  for (const [id, card] of rendered) {
-    if (card.dataset.pending) {
-      card.remove();
-      rendered.delete(id);
-    }
-  }
-  renderVisible();
-  if (focused) rendered.get(focused[0])?.focus();
-}
-
-/** A card's place while its chunk's page is on its way. */
-function pendingCard(i) {
-  const card = document.createElement("article");
-  card.className = "chunk-card";
-  card.tabIndex = 0;
-  card.dataset.id = String(i);
-  card.dataset.pending = "true";
-  card.style.top = `${i * CARD_HEIGHT}px`;
-  card.setAttribute("aria-busy", "true");
-  card.setAttribute("aria-setsize", String(view.length));
-  card.setAttribute("aria-posinset", String(i + 1));
-  const meta = document.createElement("p");
-  meta.className = "meta";
-  show(meta, "split.meta_loading", { n: i + 1 });
-  card.append(meta);
-  return card;
-}
-
-function chunkCard(chunk) {
-  // An article of the feed (#chunk-list role="feed"): it scrolls its own text, so it is in
-  // the tab order (arrow keys read it; a scroll box out of the keyboard's reach is a trap).
-  const card = document.createElement("article");
-  card.className = "chunk-card";
-  card.tabIndex = 0;
-  card.setAttribute("aria-setsize", String(view.length));
-  card.setAttribute("aria-posinset", String(chunk.index + 1));
-  card.setAttribute("aria-labelledby", `chunk-meta-${chunk.index}`);
-  card.style.top = `${chunk.index * CARD_HEIGHT}px`;
-  card.dataset.id = String(chunk.index);
-  const meta = document.createElement("p");
-  meta.className = "meta";
-  meta.id = `chunk-meta-${chunk.index}`;
-  const where = (chunk.source ? ` · ${chunk.source}` : "") + (chunk.heading_path.length ? ` · ${chunk.heading_path.join(" › ")}` : "");
-  const numbers = { n: chunk.id + 1, tokens: quantity("tokens", chunk.tokens), overlap: chunk.overlap_tokens };
-  // What is embedded with the context line (the statistics count that) when it is more than the text.
-  const embedded = chunk.embedded_tokens !== chunk.tokens
-    ? msg("split.meta_embedded", { tokens: quantity("tokens", chunk.embedded_tokens) }) : "";
-  show(meta, "{text}{embedded}{where}", { text: msg(chunk.overlap_tokens ? "split.meta_overlap" : "split.meta", numbers),
-    embedded, where });
-  const body = document.createElement("pre");
-  body.className = "window-text";
-  const head = chunk.content_start - chunk.start;
-  if (head > 0) {
-    const mark = document.createElement("mark");
-    mark.className = "overlap";
-    mark.dataset.i18nAttr = "title=split.carried";
-    mark.title = t("split.carried");
-    mark.textContent = chunk.overlap_text;
-    body.append(mark);
-  }
-  body.append(document.createTextNode(chunk.new_text));
-  card.append(meta, body);
-  return card;
-}
-
-// The cards in the DOM by chunk id. Cards that stay in view are kept, not rebuilt, so the
-// focus (and a card's own scroll position) survives scrolling the list.
-const rendered = new Map();
-
-function resetCards() {
-  rendered.clear();
-  $("chunk-list").replaceChildren($("chunk-spacer"));
-}
-
-function renderVisible() {
-  const list = $("chunk-list");
-  $("chunk-spacer").style.height = `${view.length * CARD_HEIGHT}px`;
-  const first = Math.max(0, Math.floor(list.scrollTop / CARD_HEIGHT) - OVERSCAN);
-  const last = Math.min(view.length, Math.ceil((list.scrollTop + list.clientHeight) / CARD_HEIGHT) + OVERSCAN);
-  for (const [id, card] of rendered) {
-    // A focused card out of view stays: removing it would drop the focus to the page.
-    if ((id < first || id >= last) && !card.contains(document.activeElement)) {
-      card.remove();
-      rendered.delete(id);
-    }
-  }
-  // New cards go in chunk order (reading order and focus order follow the DOM).
-  let next = [...rendered].filter(([id]) => id >= last).sort((a, b) => a[0] - b[0])[0]?.[1] ?? null;
-  for (let i = last - 1; i >= first; i--) {
-    let card = rendered.get(i);
-    if (!card) {
-      const chunk = chunkAt(i);
-      card = chunk ? chunkCard(chunk) : pendingCard(i);
-      rendered.set(i, card);
-      list.insertBefore(card, next);
-    }
-    next = card;
-  }
-}
-
-/** Focus the card of chunk `id` (rendering it first when it is out of view). */
-function focusCard(id) {
-  if (id < 0 || id >= view.length) return;
-  const list = $("chunk-list");
-  if (!rendered.has(id)) {
-    list.scrollTop = id * CARD_HEIGHT;
-    renderVisible();
-  }
-  rendered.get(id).focus();
-}
-
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), '
-  + 'textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
-
-/** Focus the first tab stop after the chunk list (`forward`) or the last one before it. */
-function leaveFeed(forward) {
-  const list = $("chunk-list");
-  const after = (el) => list.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING;
-  const stops = [...document.querySelectorAll(FOCUSABLE)]
-    .filter((el) => !list.contains(el) && Boolean(after(el)) === forward);
-  if (!forward) stops.reverse();
-  // Controls in a closed <details> keep their boxes but take no focus: try each in turn.
-  for (const el of stops) {
-    el.focus();
-    if (document.activeElement === el) return;
-  }
-}
-
-// The feed pattern (WAI-ARIA APG): Page Down / Page Up move between cards; Control+End and
-// Control+Home leave the list (every card is a tab stop: a long list is many Tab presses);
-// arrow keys, Home and End scroll the focused card's own text.
-$("chunk-list").addEventListener("keydown", (event) => {
-  const card = event.target.closest?.(".chunk-card");
-  if (card && event.ctrlKey && !event.altKey && !event.metaKey && (event.key === "End" || event.key === "Home")) {
-    event.preventDefault();
-    leaveFeed(event.key === "End");
-    return;
-  }
-  if (!card || event.altKey || event.ctrlKey || event.metaKey) return;
-  const step = { PageDown: 1, PageUp: -1 }[event.key];
-  if (!step) return;
-  event.preventDefault();
-  focusCard(Number(card.dataset.id) + step);
-});
-
-let frame = 0;
-$("chunk-list").addEventListener("scroll", () => {
-  cancelAnimationFrame(frame);
-  frame = requestAnimationFrame(renderVisible);
-});
-
 // --- one document --------------------------------------------------------------------------
 
 function runSplit(document, name = null) {
@@ -435,7 +220,7 @@ function runSplit(document, name = null) {
       $("extracted").hidden = !["html", "pdf", "docx", "epub", "ipynb", "rst"].includes(loaded?.kind);
       $("extracted-text").textContent = "";
       $("split-results").hidden = false;
-      showChunks(result.count ? [entries[0]] : [], new Map([[`${result.doc}:0`, result.page]]));
+      chunkList.show(result.count ? [entries[0]] : [], { firstPages: new Map([[result.doc, result.page]]) });
     },
   });
   // A refused setting leaves the last chunks on screen: say they are not these settings'. So
@@ -491,7 +276,7 @@ async function loadCorpus(files) {
   for (const entry of previous) core.request("drop", { doc: entry.doc });
   corpusMode = true;
   entries = loaded;
-  documentPages.reset();
+  corpusTable.reset();
   requests.doc = null;
   requests.hasDocument = entries.some((e) => e.doc);
   await showCorpus(run);
@@ -557,85 +342,13 @@ async function showCorpus(run) {
   renderStats({ ...(lastResult ?? {}), stats: reply.result.stats, tokenizer: lastResult?.tokenizer ?? "", model: lastResult?.model,
     by: lastResult?.by ?? $("by").value, size: lastResult?.size ?? 0, overlap: lastResult?.overlap ?? 0 });
   if (lastResult) splitSnippets(lastResult, true);
-  renderDocuments();
-  renderFilter();
+  corpusTable.show(entries);
   $("text-notes").replaceChildren();
   $("extracted").hidden = true;
   $("corpus").hidden = false;
   $("split-results").hidden = false;
-  showChunks(done.filter((e) => e.count));
+  chunkList.show(done.filter((e) => e.count), { named: corpusMode });
 }
-
-// --- the table of documents ------------------------------------------------------------
-
-let sortKey = "source";
-let sortDown = false;
-const collator = new Intl.Collator();
-const documentPages = new Pager($("documents-pages"), () => renderDocuments());
-
-function renderDocuments() {
-  const sorted = [...entries].sort((a, b) => {
-    const x = a[sortKey];
-    const y = b[sortKey];
-    const order = typeof x === "string" ? collator.compare(x, y) : x - y;
-    return sortDown ? -order : order;
-  });
-  const rows = documentPages.slice(sorted);
-  $("documents-body").replaceChildren(...rows.map((entry) => {
-    const row = document.createElement("tr");
-    const cells = [entry.source, entry.error ? "—" : integer(entry.chars), entry.error ? "—" : integer(entry.tokens),
-      entry.error ? "—" : integer(entry.count), entry.error ? "—" : integer(entry.largest),
-      entry.error ? errorMessage(entry.error) : entry.kind && !["markdown", "text"].includes(entry.kind) ? msg(`kind.${entry.kind}`) : ""];
-    cells.forEach((value, index) => {
-      const cell = document.createElement(index ? "td" : "th");
-      if (!index) cell.scope = "row";
-      // The kind of a document is a message of the catalog, kept in step with the language.
-      if (typeof value === "string") cell.textContent = value;
-      else show(cell, value.key, value.params);
-      row.append(cell);
-    });
-    if (entry.error) row.className = "skipped";
-    return row;
-  }));
-  const done = entries.filter((e) => !e.error);
-  const total = document.createElement("th");
-  total.scope = "row";
-  show(total, "corpus.total", { documents: quantity("documents", done.length), skipped: entries.length - done.length });
-  const sum = (key) => integer(done.reduce((s, e) => s + e[key], 0));
-  const largest = integer(Math.max(0, ...done.map((e) => e.largest)));
-  $("documents-total").replaceChildren(total, ...[sum("chars"), sum("tokens"), sum("count"), largest, ""].map((value) => {
-    const cell = document.createElement("td");
-    cell.textContent = value;
-    return cell;
-  }));
-  for (const button of document.querySelectorAll("#documents thead button")) {
-    const header = button.parentElement;
-    if (button.dataset.sort === sortKey) header.setAttribute("aria-sort", sortDown ? "descending" : "ascending");
-    else header.removeAttribute("aria-sort");
-  }
-}
-
-$("documents").querySelector("thead").addEventListener("click", (event) => {
-  const button = event.target.closest("button[data-sort]");
-  if (!button) return;
-  sortDown = sortKey === button.dataset.sort ? !sortDown : false;
-  sortKey = button.dataset.sort;
-  documentPages.reset();
-  renderDocuments();
-});
-
-function renderFilter() {
-  const done = entries.filter((e) => e.doc && !e.error && e.count);
-  const select = $("filter");
-  select.replaceChildren(select.options[0], ...done.map((entry) => new Option(entry.source, entry.doc)));
-  select.value = "";
-  $("filter-field").hidden = done.length < 2;
-}
-
-$("filter").addEventListener("change", () => {
-  const done = entries.filter((e) => e.doc && !e.error && e.count);
-  showChunks($("filter").value ? done.filter((e) => e.doc === $("filter").value) : done);
-});
 
 // --- downloads, snippets, the extracted text, the comparison ----------------------------------
 
@@ -790,7 +503,7 @@ requests.bindInput((document, name) => {
 // A new language can change what a typed number means ("3,5" is 3.5 in Russian): split again.
 onLanguageChange(() => {
   onSettings();
-  if (corpusMode) renderDocuments();
+  if (corpusMode) corpusTable.render();
 });
 $("settings").addEventListener("input", onSettings);
 // A text box re-splits as it is typed in ("input"); its "change" when the focus leaves it is
