@@ -608,10 +608,14 @@ class UnitTree:
             return self._block_markup(unit.block)
         if unit.level != SECTION:
             return ""
-        kinds = {self._block_markup(index) for index in range(unit.block, unit.stop)}
-        if "" in kinds:
-            return ""
-        return "close" if kinds == {"close"} else "open"
+        # A block with text ends the question: a section's first block is usually its heading.
+        closing = True
+        for index in range(unit.block, unit.stop):
+            markup = self._block_markup(index)
+            if not markup:
+                return ""
+            closing = closing and markup == "close"
+        return "close" if closing and unit.stop > unit.block else "open"
 
     def _block_markup(self, index: int) -> str:
         found = self._markup_of.get(index)
