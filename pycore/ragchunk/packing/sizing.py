@@ -38,6 +38,10 @@ from ..tokenizers import CharEstimate, Tokenizer, check_tokenizer, get_tokenizer
 __all__ = ["CharSizer", "CountSizer", "Sizer", "Sizing", "TokenSizer", "prepare", "sizing_for"]
 
 _MEMO_LIMIT = 256
+# Spans up to this many code points are remembered by their text: a chunk's edges are a
+# word or two ("The", " deleted."), and the same words start and end many chunks.
+_SHORT_SPAN = 32
+_SHORT_LIMIT = 1 << 14
 
 
 @runtime_checkable
@@ -86,6 +90,7 @@ class TokenSizer:
         # Consecutive chunks share edges (a chunk's last sentence is the next one's overlap):
         # remember recent counts of small spans instead of encoding them twice.
         self.memo: dict[tuple[int, int], int] = {}
+        self.short: dict[str, int] = {}
         # fits() is asked again and again with the start of the chunk being filled.
         self.fit_start = -1
         self.fit_first = 0
@@ -95,6 +100,15 @@ class TokenSizer:
         self.last_for = (-1, 0, 0, 0)
 
     def _count(self, s: int, e: int) -> int:
+        if e - s <= _SHORT_SPAN:
+            piece = self.text[s:e]
+            short = self.short
+            found = short.get(piece)
+            if found is None:
+                if len(short) >= _SHORT_LIMIT:
+                    short.clear()
+                found = short[piece] = self.count(piece)
+            return found
         memo = self.memo
         key = (s, e)
         found = memo.get(key)
