@@ -242,6 +242,8 @@ def _is_delimiter(row: str) -> bool:
 
 def _nested_tables(text: str, start: int, end: int) -> list[tuple[int, int, int, str]]:
     """The tables among the lines of a list or quote (see :func:`_tables`)."""
+    if text.find("|", start, end) < 0:
+        return []  # a table's header row holds a pipe: most lists and quotes have none
     lines = []  # (content start, content end, line end) of each line
     pos = start
     while pos < end:
