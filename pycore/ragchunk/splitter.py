@@ -227,7 +227,10 @@ def split_with(text: str, options: SplitOptions, progress: Callable[[int, int], 
         steps = prepare_and_run(
             text, sizing, lambda sizer, structure: pack_steps(Prepared(text, sizing.name, sizer, structure), options),
             threads, markdown_titles)
-    return drive(steps, None if progress is None else lambda step: progress(step[1], step[2]))
+    try:
+        return drive(steps, None if progress is None else lambda step: progress(step[1], step[2]))
+    finally:
+        steps.close()  # a progress that raised stops the packing thread now, not when collected
 
 
 @dataclass(frozen=True, slots=True)
