@@ -152,15 +152,17 @@ class TokenSizer:
     def fits(self, s: int, e: int, n: int) -> bool:
         if e <= s:
             return True
-        if e > self.covered:
-            self._wait(e)
+        if s >= self.covered:
+            self._wait(s + 1)
         ends = self.ends
         if s != self.fit_start:
             self.fit_start = s
             self.fit_first = bisect_right(ends, s)
-        # est(s, e) <= n exactly when the n-th token from the one holding s ends at e or later
-        # (a token not known yet ends after the known ones, so at e or later too).
+        # est(s, e) <= n exactly when the n-th token from the one holding s ends at e or later.
+        # Only that token need be known, not the ends up to e (a unit may reach far ahead).
         k = self.fit_first + n - 1
+        while k >= len(ends) - 1 and self.covered < len(self.text):
+            self._wait(self.covered + 1)
         return k >= len(ends) - 1 or ends[k] >= e
 
     def reach(self, s: int, n: int, limit: int) -> int:
