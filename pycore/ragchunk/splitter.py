@@ -67,8 +67,10 @@ the chunk is shrunk (shorter overlap, last unit dropped, or the unit cut finer) 
 counted again; each step removes something, so this ends. All work is linear in the
 length of the text. On CPython, a long text named by its encoding is encoded by the
 calling thread in four pieces (cut where every encoding cuts, so the ids are those of one
-encode) while a second thread scans its Markdown and turns each finished piece into token
-ends (tiktoken releases the GIL while it encodes); the results are the same.
+encode) while a second thread scans its Markdown, turns each finished piece into token
+ends and packs the chunks of what is encoded so far (tiktoken releases the GIL while it
+encodes; a question about text not yet encoded waits for its piece); the results are the
+same.
 """
 
 from __future__ import annotations
