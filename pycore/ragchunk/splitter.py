@@ -67,8 +67,10 @@ the chunk is shrunk (shorter overlap, last unit dropped, or the unit cut finer) 
 counted again; each step removes something, so this ends. All work is linear in the
 length of the text. On CPython, a long text named by its encoding is encoded by the
 calling thread in four pieces (cut where every encoding cuts, so the ids are those of one
-encode) while a second thread scans its Markdown and turns each finished piece into token
-ends (tiktoken releases the GIL while it encodes); the results are the same.
+encode) while a second thread scans its Markdown, turns each finished piece into token
+ends and packs the chunks of what is encoded so far (tiktoken releases the GIL while it
+encodes; a question about text not yet encoded waits for its piece); the results are the
+same.
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ from .errors import RagchunkError
 from .options import SplitOptions, unknown_by
 from .packing.context import DEFAULT_CONTEXT, Context
 from .packing.packer import Packer
-from .packing.sizing import Sizer, Sizing, prepare
+from .packing.sizing import Sizer, Sizing, prepare, prepare_and_run
 from .packing.stats import Stats, compute_stats
 from .steps import drive
 from .text.structure import BY_CHOICES, Structure, UnitTree
@@ -218,7 +220,19 @@ def split_with(text: str, options: SplitOptions, progress: Callable[[int, int], 
     """:func:`split` with its settings already validated (see :class:`ragchunk.options.SplitOptions`;
     ``markdown_titles``: see :func:`ragchunk.text.markdown.parse_blocks`)."""
     _check_progress(progress)
-    return pack(prepare_text(text, options.sizing, threads, markdown_titles), options, progress)
+    check_split_text(text)
+    sizing = options.sizing
+    if not text or text.isspace():
+        steps = pack_steps(Prepared(text, sizing.name, None, None), options)
+    else:
+        # On two threads the packing starts while the end of the text is still being encoded.
+        steps = prepare_and_run(
+            text, sizing, lambda sizer, structure: pack_steps(Prepared(text, sizing.name, sizer, structure), options),
+            threads, markdown_titles)
+    try:
+        return drive(steps, None if progress is None else lambda step: progress(step[1], step[2]))
+    finally:
+        steps.close()  # a progress that raised stops the packing thread now, not when collected
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,8 +312,8 @@ def _length(prepared: Prepared) -> int:
     sizer = prepared.sizer
     if sizer is None:
         return 0
-    ends = getattr(sizer, "ends", None)
-    return len(ends) if ends is not None else sizer.exact(0, len(prepared.text))
+    tokens = getattr(sizer, "tokens", None)
+    return tokens() if tokens is not None else sizer.exact(0, len(prepared.text))
 
 
 def _check_progress(progress: object) -> None:

@@ -58,6 +58,9 @@ class Context:
         self.spaces_outside = spaces_outside
         self._cost: dict[str, int] = {}
         self._lines: dict[tuple[str, ...], str] = {}
+        self._heading_lines: dict[int, str] = {}
+        # The packer's last check and the record of a chunk ask for the same embedding text.
+        self._last_embed: tuple[tuple[int, int, int, int], tuple[str, int]] | None = None
         self._table_starts = [table[0] for table in structure.tables]
         # Without a heading path (asked for, and some block under one) and without tables no
         # chunk has a prefix: the packer asks ~4 times a chunk. Heading context is the default,
@@ -69,23 +72,31 @@ class Context:
         """The lines before the chunk whose new content starts at ``pos`` ("" when none), ending in a line break."""
         if self._none:
             return ""
-        parts = []
-        if self.headings:
-            path = self.structure.path_at(pos)
-            index = bisect_right(self.structure.block_starts, pos) - 1
-            if index >= 0 and self.structure.block_starts[index] == pos:
-                block = self.structure.blocks[index]
+        line = self._heading_line(pos) if self.headings else ""
+        header = self._table_header(pos) if self._table_starts else ""
+        if header:
+            with_header = line + header + "\n"
+            if self.cost(with_header) + self._row_cost(pos) <= self.size:
+                return with_header
+        return line
+
+    def _heading_line(self, pos: int) -> str:
+        """The heading-path line (with its line break) of a chunk whose new content starts at ``pos``, or ""."""
+        structure = self.structure
+        index = bisect_right(structure.block_starts, pos) - 1
+        at_start = index >= 0 and structure.block_starts[index] == pos
+        # The line depends only on the block and on whether the chunk opens it: chunks share it.
+        key = 2 * index + at_start
+        found = self._heading_lines.get(key)
+        if found is None:
+            path = structure.path_at(pos)
+            if at_start:
+                block = structure.blocks[index]
                 if block.kind == "heading" and block.title:
                     path = path[:-1]  # the chunk opens with its own heading: the line names what is above it
             line = self._path_line(path)
-            if line:
-                parts.append(line)
-        header = self._table_header(pos)
-        if header:
-            with_header = "".join(part + "\n" for part in (*parts, header))
-            if self.cost(with_header) + self._row_cost(pos) <= self.size:
-                return with_header
-        return "".join(part + "\n" for part in parts)
+            found = self._heading_lines[key] = line + "\n" if line else ""
+        return found
 
     def cost(self, prefix: str) -> int:
         """The tokens ``prefix`` adds (remembered: chunks share their prefixes)."""
@@ -104,6 +115,14 @@ class Context:
         """The embedding text of chunk ``text[start:end]`` (``tokens`` tokens) and its exact count ("" and 0 without a prefix)."""
         if self._none:
             return "", 0
+        key = (content_start, start, end, tokens)
+        if self._last_embed is not None and self._last_embed[0] == key:
+            return self._last_embed[1]
+        found = self._embed(content_start, start, end, tokens)
+        self._last_embed = (key, found)
+        return found
+
+    def _embed(self, content_start: int, start: int, end: int, tokens: int) -> tuple[str, int]:
         first = _first_nonspace(self.text, content_start, end)
         prefix = self.prefix(first)
         if not prefix:

@@ -18,6 +18,8 @@ object with nothing but ``count(text)`` (exact everywhere, slower).
 :func:`prepare` makes the sizer of a text and its Markdown structure; on CPython, a
 tokenizer that releases the GIL encodes a long text in pieces on the calling thread while
 a second thread scans the Markdown and turns each finished piece into token ends.
+:func:`prepare_and_run` goes on to run the packing on that second thread, which starts
+while the calling thread still encodes: the sizer's questions wait for the pieces they need.
 """
 
 from __future__ import annotations
@@ -26,18 +28,26 @@ import math
 import os
 import threading
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Generator
 from queue import SimpleQueue
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..settings.checks import check_ratio
 from ..errors import RagchunkError
+from ..steps import drive
 from ..text.structure import Structure
 from ..tokenizers import CharEstimate, Tokenizer, check_tokenizer, get_tokenizer
 
-__all__ = ["CharSizer", "CountSizer", "Sizer", "Sizing", "TokenSizer", "prepare", "sizing_for"]
+__all__ = ["CharSizer", "CountSizer", "Sizer", "Sizing", "TokenSizer", "prepare", "prepare_and_run", "sizing_for"]
 
 _MEMO_LIMIT = 256
+Step = TypeVar("Step")
+Result = TypeVar("Result")
+# Spans up to this many code points are remembered by their text: a chunk's edges are a
+# word or two ("The", " deleted."), and the same words start and end many chunks.
+_SHORT_SPAN = 32
+_SHORT_LIMIT = 1 << 14
 
 
 @runtime_checkable
@@ -71,7 +81,8 @@ class TokenSizer:
     :class:`ragchunk.tokenizers.base.Encoded`).
     """
 
-    def __init__(self, text: str, tokenizer: Tokenizer, ends: Any = None) -> None:
+    def __init__(self, text: str, tokenizer: Tokenizer, ends: Any = None,
+                 more: Callable[[], int] | None = None) -> None:
         self.text = text
         self.count = tokenizer.count
         self.next_cut = tokenizer.next_cut
@@ -83,9 +94,15 @@ class TokenSizer:
         if ends is None:
             ends = tokenizer.encode_with_offsets(text).ends
         self.ends = ends
+        # With ``more``, ``ends`` grows piece by piece while the text is still being encoded
+        # (see prepare_and_run): ``more()`` adds the next piece's ends and returns where the
+        # known ends stop. Every question first waits until they cover the span it is about.
+        self.more = more
+        self.covered = len(text) if more is None else 0
         # Consecutive chunks share edges (a chunk's last sentence is the next one's overlap):
         # remember recent counts of small spans instead of encoding them twice.
         self.memo: dict[tuple[int, int], int] = {}
+        self.short: dict[str, int] = {}
         # fits() is asked again and again with the start of the chunk being filled.
         self.fit_start = -1
         self.fit_first = 0
@@ -95,6 +112,15 @@ class TokenSizer:
         self.last_for = (-1, 0, 0, 0)
 
     def _count(self, s: int, e: int) -> int:
+        if e - s <= _SHORT_SPAN:
+            piece = self.text[s:e]
+            short = self.short
+            found = short.get(piece)
+            if found is None:
+                if len(short) >= _SHORT_LIMIT:
+                    short.clear()
+                found = short[piece] = self.count(piece)
+            return found
         memo = self.memo
         key = (s, e)
         found = memo.get(key)
@@ -104,9 +130,21 @@ class TokenSizer:
             found = memo[key] = self.count(self.text[s:e])
         return found
 
+    def _wait(self, pos: int) -> None:
+        """Wait for the pieces whose ends cover the text up to ``pos``."""
+        while self.covered < pos:
+            self.covered = self.more()
+
+    def tokens(self) -> int:
+        """How many tokens the whole text has."""
+        self._wait(len(self.text))
+        return len(self.ends)
+
     def est(self, s: int, e: int) -> int:
         if e <= s:
             return 0
+        if e > self.covered:
+            self._wait(e)
         ends = self.ends
         first = bisect_right(ends, s)
         return bisect_left(ends, e, first) - first + 1
@@ -114,22 +152,33 @@ class TokenSizer:
     def fits(self, s: int, e: int, n: int) -> bool:
         if e <= s:
             return True
+        if s >= self.covered:
+            self._wait(s + 1)
         ends = self.ends
         if s != self.fit_start:
             self.fit_start = s
             self.fit_first = bisect_right(ends, s)
         # est(s, e) <= n exactly when the n-th token from the one holding s ends at e or later.
+        # Only that token need be known, not the ends up to e (a unit may reach far ahead).
         k = self.fit_first + n - 1
+        while k >= len(ends) - 1 and self.covered < len(self.text):
+            self._wait(self.covered + 1)
         return k >= len(ends) - 1 or ends[k] >= e
 
     def reach(self, s: int, n: int, limit: int) -> int:
+        if limit > self.covered:
+            self._wait(limit)
         ends = self.ends
         last = bisect_right(ends, s) + n - 1
+        while last >= len(ends) - 1 and self.covered < len(self.text):
+            self._wait(self.covered + 1)  # whether that token is the text's last decides
         if last >= len(ends) - 1:
             return limit
         return max(s, min(limit, ends[last]))
 
     def lowest(self, e: int, n: int, floor: int) -> int:
+        if e > self.covered:
+            self._wait(e)
         ends = self.ends
         before = bisect_left(ends, e) - n
         if before < 0:
@@ -139,6 +188,8 @@ class TokenSizer:
     def exact(self, s: int, e: int) -> int:
         if e <= s:
             return 0
+        if e > self.covered:
+            self._wait(e)
         # A chunk's overlap and the chunk share their start, and the overlap ends where the
         # previous chunk ended: the last call's first cut (with its token index) and the
         # last cut found for each end are reused while they still apply.
@@ -334,12 +385,34 @@ def prepare(text: str, sizing: Sizing, threads: int | None = None,
     thread other than the one that first used it). The results are the same either way.
     Pass ``threads=1`` in a process pool: each process then keeps to one core.
     """
+    return drive(prepare_and_run(text, sizing, _every_end, threads, markdown_titles))
+
+
+def _every_end(sizer: Any, structure: Structure) -> Generator[Any, None, tuple[Any, Structure]]:
+    """A run for :func:`prepare_and_run` that only waits for all the token ends."""
+    yield from ()
+    if isinstance(sizer, TokenSizer):
+        sizer.tokens()
+    return sizer, structure
+
+
+def prepare_and_run(text: str, sizing: Sizing, run: Callable[[Any, Structure], Generator[Step, None, Result]],
+                    threads: int | None = None, markdown_titles: bool = True) -> Generator[Step, None, Result]:
+    """:func:`prepare`, then the steps of ``run(sizer, structure)``; returns what it returns.
+
+    On two threads (see :func:`prepare`), ``run`` starts on the second one as soon as the
+    Markdown is scanned, while the calling thread still encodes the rest of the text: the
+    sizer's token ends grow piece by piece, and a question about a span waits until they
+    cover it (packing goes through the text in order, so it rarely waits). The steps come
+    back to the calling thread, where the caller hears them; closing this generator stops
+    ``run`` at its next step. Either way the results are the same.
+    """
     tokenizer = sizing.tokenizer
     if threads is None:
         threads = 2 if _threads_usable() > 1 else 1
     if threads < 2 or tokenizer is None or not getattr(tokenizer, "releases_gil", False) \
             or len(text) < PARALLEL_MIN_CHARS:
-        return sizing.sizer(text), Structure.of(text, markdown_titles)
+        return (yield from run(sizing.sizer(text), Structure.of(text, markdown_titles)))
     cuts = [0]
     for share in _PIECE_SHARES:
         at = max(cuts[-1], int(len(text) * share))
@@ -348,40 +421,57 @@ def prepare(text: str, sizing: Sizing, threads: int | None = None,
             cuts.append(cut)
     cuts.append(len(text))
     compact = len(text) >= 4 * _ARRAY_ENDS_FROM  # about as many tokens as the one-piece rule
-    pieces: SimpleQueue = SimpleQueue()
-    ends: list[Any] = []  # the whole text's, extended piece by piece (pieces come in order)
-    structure: list[Structure] = []
-    failed: list[BaseException] = []
+    pieces: SimpleQueue = SimpleQueue()  # (index, ids) in order, then None
+    steps: SimpleQueue = SimpleQueue()  # ("step", step)..., then ("done", result) or ("failed", error)
     # The scan starts once this thread is about to encode: begun at once, it would hold the
     # GIL while Thread.start() waits for it, and this thread would get the GIL back only
     # after the switch interval (5 ms).
     encoding = threading.Event()
+    stop = threading.Event()
+    ends: Any = array("I") if compact else []
+
+    def more() -> int:
+        piece = pieces.get()
+        if piece is None:
+            raise RagchunkError("text", "the text was not encoded to its end: the encoding thread stopped")
+        index, ids = piece
+        ends.extend(tokenizer.ends_of(ids, cuts[index], compact))
+        return cuts[index + 1]
 
     def work() -> None:
         try:
             encoding.wait()
-            structure.append(Structure.of(text, markdown_titles))
-            while (piece := pieces.get()) is not None:
-                index, ids = piece
-                part = tokenizer.ends_of(ids, cuts[index], compact)
-                if ends:
-                    ends[0].extend(part)
-                else:
-                    ends.append(part)
-        except BaseException as err:  # re-raised on the calling thread below
-            failed.append(err)
+            structure = Structure.of(text, markdown_titles)
+            running = run(TokenSizer(text, tokenizer, ends, more), structure)
+            while not stop.is_set():
+                try:
+                    step = next(running)
+                except StopIteration as finished:
+                    steps.put(("done", finished.value))
+                    return
+                steps.put(("step", step))
+            running.close()
+        except BaseException as err:  # re-raised on the calling thread
+            steps.put(("failed", err))
 
     worker = threading.Thread(target=work, name="ragchunk-markdown", daemon=True)
     worker.start()
     try:
-        for index in range(len(cuts) - 1):
-            piece = text[cuts[index] : cuts[index + 1]]
+        try:
+            for index in range(len(cuts) - 1):
+                piece = text[cuts[index] : cuts[index + 1]]
+                encoding.set()
+                pieces.put((index, tokenizer.encode(piece)))
+        finally:
             encoding.set()
-            pieces.put((index, tokenizer.encode(piece)))
+            pieces.put(None)
+        while True:
+            kind, value = steps.get()
+            if kind == "failed":
+                raise value
+            if kind == "done":
+                return value
+            yield value
     finally:
-        encoding.set()
-        pieces.put(None)
+        stop.set()
         worker.join()
-    if failed:
-        raise failed[0]
-    return sizing.sizer(text, ends[0] if ends else []), structure[0]

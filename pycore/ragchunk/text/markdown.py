@@ -277,7 +277,9 @@ def item_lists(text: str, start: int, end: int) -> list[list[tuple[int, int]]]:
     line_end = text.find("\n", start, end)
     if line_end < 0:
         return []
-    line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+    newline = text.rfind("\n", 0, start)
+    # Only a "\r" after the last "\n" can end the line before: searched there, not back to 0.
+    line_start = max(newline, text.rfind("\r", newline + 1, start)) + 1
     if "\t" in text[line_start:start] or text[line_start:start].strip():
         return []
     marker = _list_marker(text[start:line_end], start - line_start)

@@ -242,6 +242,8 @@ def _is_delimiter(row: str) -> bool:
 
 def _nested_tables(text: str, start: int, end: int) -> list[tuple[int, int, int, str]]:
     """The tables among the lines of a list or quote (see :func:`_tables`)."""
+    if text.find("|", start, end) < 0:
+        return []  # a table's header row holds a pipe: most lists and quotes have none
     lines = []  # (content start, content end, line end) of each line
     pos = start
     while pos < end:
@@ -608,10 +610,14 @@ class UnitTree:
             return self._block_markup(unit.block)
         if unit.level != SECTION:
             return ""
-        kinds = {self._block_markup(index) for index in range(unit.block, unit.stop)}
-        if "" in kinds:
-            return ""
-        return "close" if kinds == {"close"} else "open"
+        # A block with text ends the question: a section's first block is usually its heading.
+        closing = True
+        for index in range(unit.block, unit.stop):
+            markup = self._block_markup(index)
+            if not markup:
+                return ""
+            closing = closing and markup == "close"
+        return "close" if closing and unit.stop > unit.block else "open"
 
     def _block_markup(self, index: int) -> str:
         found = self._markup_of.get(index)
