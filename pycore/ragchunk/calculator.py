@@ -7,10 +7,10 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 
-from .settings.checks import check_chunking, check_price, check_ratio, check_whole, shown_as
 from .errors import RagchunkError
 from .models import vector_storage  # noqa: F401  (ragchunk.calculator.vector_storage, as the page's snippet prints it)
 from .settings import MAX_DOC_CHARS, MAX_DOC_TOKENS, MAX_DOCUMENTS, MAX_TOTAL_TOKENS
+from .settings.checks import check_chunking, check_price, check_ratio, check_whole, shown_as
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
-import threading
 import statistics
+import threading
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
-from itertools import chain
 from dataclasses import dataclass, field
+from itertools import chain
 from multiprocessing.connection import wait
 from queue import SimpleQueue
 from typing import Any, NamedTuple

@@ -19,6 +19,7 @@ from catalog import LANGS, catalog, english, render
 from ragchunk.api import Workspace
 from ragchunk.calculator import plan
 from ragchunk.errors import RagchunkError
+from ragchunk.evaluate import Question, evaluate, read_questions
 from ragchunk.options import SplitOptions, check_context
 from ragchunk.readers import safety
 from ragchunk.readers.formats import read_document
@@ -132,6 +133,18 @@ CASES = {
     "old word": lambda: read_document(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(600), "w.docx"),
     "unnamed pdf": lambda: read_document(b"%PDF-1.7\n" + bytes(100), ""),
     "damaged docx": lambda: read_document(b"PK\x03\x04" + bytes(200), "d.docx"),
+    "questions empty": lambda: read_questions("", "q.txt"),
+    "questions shape": lambda: read_questions("id,text\n1,x\n", "q.csv"),
+    "questions json": lambda: read_questions("{oops\n", "q.jsonl"),
+    "questions no question": lambda: read_questions('{"answers": []}\n', "q.jsonl"),
+    "questions answers": lambda: read_questions('{"question": "q", "answers": [1]}\n', "q.jsonl"),
+    "questions references": lambda: read_questions("question,references,corpus_id\nq,oops,a\n", "q.csv"),
+    "questions not text": lambda: read_questions(b"\xff\xfe\x00q", "q.txt"),
+    "retriever": lambda: evaluate([("a.md", "Text.")], [Question("1", "q")], retrievers=("tfidf",)),
+    "no questions": lambda: evaluate([("a.md", "Text.")], []),
+    "answers nowhere": lambda: evaluate([("a.md", "Text.")], [Question("1", "q", ("absent",))], sizes=(16,)),
+    "settings": lambda: evaluate([("a.md", "Text.")], [Question("1", "q")], sizes=range(8, 60, 4)),
+    "grid by": lambda: evaluate([("a.md", "Text.")], [Question("1", "q")], by=("chapters",)),
 }
 
 

@@ -297,7 +297,7 @@ def test_the_command_line_prints_the_table_and_the_json(tmp_path):
 @pytest.mark.parametrize(("flags", "message"), [
     (["--k", "0"], "--k: chunks retrieved per question (0) must be at least 1"),
     (["--retriever", "tfidf"], "--retriever: retriever (tfidf) is not known"),
-    (["--by", "chapters"], "--by: by (chapters) is not known"),
+    (["--by", "chapters"], "--by: boundary (chapters) is not known"),
 ])
 def test_a_bad_flag_is_named_with_the_fix(tmp_path, capsys, flags, message):
     (tmp_path / "guide.md").write_text(GUIDE, encoding="utf-8")

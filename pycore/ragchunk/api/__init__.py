@@ -27,7 +27,6 @@ from typing import Any
 
 from .. import settings
 from ..calculator import chunk_count, plan, plan_corpus
-from ..settings.checks import check_chunking
 from ..errors import RagchunkError
 from ..models import get_model, model_catalog, model_figures
 from ..options import SplitOptions, read_split_form
@@ -48,6 +47,7 @@ from ..settings import (
     MAX_PAGE_DOCUMENT_BYTES,
     MAX_PAGE_DOCUMENT_CHARS,
 )
+from ..settings.checks import check_chunking
 from ..splitter import Prepared, Split, pack_steps, prepare_text
 from ..steps import drive
 from ..tables import CATALOG, _load_catalog

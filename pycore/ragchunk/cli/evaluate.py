@@ -36,7 +36,7 @@ def _questions(path: str) -> list:
     try:
         data = Path(path).read_bytes()
     except OSError as err:
-        raise DocumentError(RagchunkError("questions", cannot_read(path, err), "unreadable", {"name": path})) from None
+        raise DocumentError(RagchunkError("questions", cannot_read(path, err))) from None
     return read_questions(data, path)
 
 

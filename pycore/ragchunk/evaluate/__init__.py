@@ -27,7 +27,8 @@ from typing import Any
 
 from ..errors import RagchunkError
 from ..packing.context import DEFAULT_CONTEXT
-from ..settings import DEFAULT_ENCODING
+from ..settings import DEFAULT_ENCODING, LABELS
+from ..settings.checks import check_whole
 from ..steps import drive
 from .grid import BY_EVALUATED, DEFAULT_SIZES, IndexedChunk, Setting, chunks_of, grid
 from .metrics import ChunkSpans, Score, bootstrap_interval, precision_omega, score
@@ -186,19 +187,18 @@ def evaluate_steps(documents: Sequence[tuple[str, str]], questions: Sequence[Que
     wanted = list(dict.fromkeys(retrievers))
     unknown = [name for name in wanted if name not in RETRIEVERS]
     if unknown or not wanted:
-        raise RagchunkError("retriever", f"retriever ({', '.join(unknown) or 'nothing'}) is not known: choose from"
-                            f" {', '.join(RETRIEVERS)}", "unknown_retriever", {"value": ", ".join(unknown)})
-    if not 1 <= k <= MAX_K:
-        raise RagchunkError("k", f"k ({k}) must be between 1 and {MAX_K}: e.g. 5", "out_of_range",
-                            {"value": k, "minimum": 1, "maximum": MAX_K})
+        value, choices = ", ".join(unknown), ", ".join(RETRIEVERS)
+        raise RagchunkError("retriever", f"retriever ({value}) is not known: choose one of {choices}",
+                            "unknown_retriever", {"value": value, "choices": choices})
+    k = check_whole("k", LABELS["k"], k, 1, MAX_K, unit="chunks")
     settings = grid(by=by, sizes=sizes, overlap=overlap, context=context)
     if not questions:
-        raise RagchunkError("questions", "there are no questions: give at least one", "questions_empty", {})
+        raise RagchunkError("questions", "there are no questions: give at least one", "no_questions", {})
     yield ("locating answers", 0, len(questions))
     located = locate_answers(documents, questions)
     if any(item.question.answers for item in located) and not any(item.spans for item in located):
         raise RagchunkError("questions", "no answer was found in any document: check that the answers are quotes of"
-                            " these documents", "answers_not_found", {"count": sum(len(i.not_found) for i in located)})
+                            " these documents", "answers_not_found", {})
     texts = [item.question.question for item in located]
     cache = None
     if any(name != "bm25" for name in wanted):

@@ -67,11 +67,12 @@ def grid(*, by: Iterable[str] = BY_EVALUATED, sizes: Iterable[int] = DEFAULT_SIZ
     ways = list(dict.fromkeys(by))
     unknown = [way for way in ways if way not in BY_EVALUATED]
     if unknown or not ways:
-        raise RagchunkError("by", f"by ({', '.join(unknown) or 'nothing'}) is not known: choose from"
-                            f" {', '.join(BY_EVALUATED)}", "unknown_by", {"value": ", ".join(unknown)})
+        value, choices = ", ".join(unknown), ", ".join(BY_EVALUATED)
+        raise RagchunkError("by", f"boundary ({value}) is not known: choose one of {choices}", "unknown_by",
+                            {"value": value, "choices": choices})
     sizes = list(dict.fromkeys(sizes))
     if not sizes:
-        raise RagchunkError("size", "size needs at least one value: e.g. 128,256,512", "too_small", {})
+        raise RagchunkError("chunk_size", "chunk size is empty: enter a number", "empty", {"label": "chunk size"})
     settings = [Setting(way, size, size // DEFAULT_OVERLAP_SHARE if overlap is None else overlap,
                         "none" if way == "fixed" else context) for way in ways for size in sizes]
     if len(settings) > MAX_SETTINGS:

@@ -52,13 +52,16 @@ def model_file() -> Path:
     try:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError as err:
-        raise RagchunkError("model", f"the {MODEL_NAME} model file ({path}) cannot be read ({err.strerror}):"
+        reason = err.strerror or type(err).__name__
+        raise RagchunkError("model", f"the {MODEL_NAME} model file ({path}) cannot be read ({reason}):"
                             f' pip install "ragchunk[evaluate]", or set {MODEL_ENV} to the file',
-                            "model_file_missing", {"path": str(path)}) from None
+                            "model_file_missing", {"model": MODEL_NAME, "path": str(path), "reason": reason,
+                                                   "variable": MODEL_ENV}) from None
     if digest != MODEL_SHA256:
         raise RagchunkError("model", f"the {MODEL_NAME} model file ({path}) is not the pinned one (sha256"
                             f" {digest[:12]}…, expected {MODEL_SHA256[:12]}…): reinstall {MODEL_PACKAGE}==1.0.0",
-                            "model_file_altered", {"path": str(path)})
+                            "model_file_altered", {"model": MODEL_NAME, "path": str(path), "digest": digest[:12],
+                                                   "expected": MODEL_SHA256[:12], "package": f"{MODEL_PACKAGE}==1.0.0"})
     return path
 
 

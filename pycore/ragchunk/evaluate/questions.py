@@ -46,6 +46,11 @@ def _error(name: str, message: str, code: str, **params: Any) -> RagchunkError:
     return RagchunkError("questions", f"{name}: {message}", code, {"name": name, **params})
 
 
+def _at(name: str, line: int, message: str, code: str, **params: Any) -> RagchunkError:
+    """An error of line (or CSV row) ``line`` of the questions file ``name``."""
+    return RagchunkError("questions", f"{name} line {line}: {message}", code, {"name": name, "line": line, **params})
+
+
 def read_questions(data: str | bytes, name: str) -> list[Question]:
     """The questions of a file's ``data`` (its shape from its content, then its extension).
 
@@ -83,15 +88,15 @@ def _looks_like_csv(text: str) -> bool:
     return "," in header and "question" in [cell.strip().strip('"') for cell in header.split(",")]
 
 
-def _answers(value: Any, where: str) -> tuple[str, ...]:
+def _answers(value: Any, name: str, line: int) -> tuple[str, ...]:
     if value is None or value == "":
         return ()
     if isinstance(value, str):
         return (value,)
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         return tuple(item for item in value if item.strip())
-    raise RagchunkError("questions", f"{where}: answers must be a list of quotes (strings): write them as"
-                        ' ["a quote", ...]', "questions_bad_answers", {"where": where})
+    raise _at(name, line, 'answers must be a list of quotes (strings): write them as ["a quote", ...]',
+              "questions_bad_answers")
 
 
 def _jsonl(text: str, name: str) -> list[Question]:
@@ -99,16 +104,14 @@ def _jsonl(text: str, name: str) -> list[Question]:
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        where = f"{name} line {number}"
         try:
             item = json.loads(line)
         except json.JSONDecodeError as err:
-            raise RagchunkError("questions", f"{where} is not JSON ({err.msg}): write one object per line",
-                                "questions_bad_json", {"where": where}) from None
+            raise _at(name, number, f"is not JSON ({err.msg}): write one object per line", "questions_bad_json",
+                      reason=err.msg) from None
         if not isinstance(item, dict) or not isinstance(item.get("question"), str) or not item["question"].strip():
-            raise RagchunkError("questions", f'{where} has no "question": give each line a "question" string',
-                                "questions_no_question", {"where": where})
-        answers = _answers(item.get("answers", item.get("answer")), where)
+            raise _at(name, number, 'has no "question": give each line a "question" string', "questions_no_question")
+        answers = _answers(item.get("answers", item.get("answer")), name, number)
         questions.append(Question(str(item.get("id", len(questions) + 1)), item["question"].strip(), answers,
                                   str(item.get("source") or "")))
     return questions
@@ -127,8 +130,7 @@ def _csv(text: str, name: str) -> list[Question]:
         ident = (row.get(columns["id"]) or "").strip() if "id" in columns else ""
         ident = ident or str(len(questions) + 1)
         if "references" in columns:
-            where = f"{name} row {number}"
-            spans = _references(row.get(columns["references"]) or "[]", where)
+            spans = _references(row.get(columns["references"]) or "[]", name, number)
             corpus = (row.get(columns["corpus_id"]) or "").strip() if "corpus_id" in columns else ""
             questions.append(Question(ident, question, tuple(s[2] for s in spans), corpus,
                                       tuple((corpus, start, end, content) for start, end, content in spans)))
@@ -139,13 +141,13 @@ def _csv(text: str, name: str) -> list[Question]:
     return questions
 
 
-def _references(value: str, where: str) -> list[tuple[int, int, str]]:
+def _references(value: str, name: str, line: int) -> list[tuple[int, int, str]]:
     try:
         items = json.loads(value)
         return [(int(item["start_index"]), int(item["end_index"]), str(item["content"])) for item in items]
     except (json.JSONDecodeError, TypeError, KeyError, ValueError):
-        raise RagchunkError("questions", f"{where}: references must be a JSON list of {{content, start_index,"
-                            " end_index}}: fix that cell", "questions_bad_references", {"where": where}) from None
+        raise _at(name, line, "references must be a JSON list of objects with content, start_index and end_index:"
+                  " fix that cell", "questions_bad_references") from None
 
 
 def _plain(text: str) -> list[Question]:

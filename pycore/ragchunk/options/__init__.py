@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..settings.checks import check_chunking
 from ..errors import RagchunkError
 from ..models import Model, get_model
 from ..packing.context import CONTEXT_CHOICES, DEFAULT_CONTEXT
 from ..packing.sizing import Sizing, sizing_for
 from ..settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP_SHARE, MAX_CHUNK_SIZE
+from ..settings.checks import check_chunking
 from ..text.structure import BY_CHOICES
 from ..tokenizers import CharEstimate, check_tokenizer
 from .fields import ErrorCollector, FormErrors, read_count, read_ratio, shown

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 
 from ..calculator import Plan, plan, tokens_from_chars
-from ..settings.checks import check_price, check_ratio, check_whole, example_of, overlap_not_smaller
 from ..errors import RagchunkError
 from ..settings import LABELS, MAX_CHUNK_SIZE, MAX_DOC_CHARS, MAX_DOC_TOKENS, MAX_DOCUMENTS
+from ..settings.checks import check_price, check_ratio, check_whole, example_of, overlap_not_smaller
 
 # One way to match any digit run ("[0-9]+\.?[0-9]*" could split it anywhere: quadratic on a long one).
 NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")

@@ -27,14 +27,14 @@ from __future__ import annotations
 import math
 import os
 import threading
-from bisect import bisect_left, bisect_right
 from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Generator
 from queue import SimpleQueue
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from ..settings.checks import check_ratio
 from ..errors import RagchunkError
+from ..settings.checks import check_ratio
 from ..steps import drive
 from ..text.structure import Structure
 from ..tokenizers import CharEstimate, Tokenizer, check_tokenizer, get_tokenizer

@@ -8,8 +8,8 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..settings.checks import check_whole
 from ..settings import MAX_CHUNK_SIZE
+from ..settings.checks import check_whole
 
 HISTOGRAM_BINS = 10
 # More bins than tokens are never drawn (a bin holds at least one size), so this is the most

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from ..calculator import chunk_count
-from ..settings.checks import check_chunking, check_whole
 from ..settings import MAX_TOTAL_TOKENS
+from ..settings.checks import check_chunking, check_whole
 from ..tokenizers import Encoded, Tokenizer
 
 

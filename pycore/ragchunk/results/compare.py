@@ -38,10 +38,10 @@ from bisect import bisect_left
 from collections.abc import Generator, Iterable
 from dataclasses import asdict, dataclass
 
-from ..settings.checks import check_price
 from ..options import SplitOptions
 from ..packing.context import DEFAULT_CONTEXT, PATH_SEPARATOR
 from ..packing.windowing import windows_of
+from ..settings.checks import check_price
 from ..splitter import Chunk, pack, prepare_text
 from ..steps import drive
 from ..text.segmentation import sentence_spans
