@@ -55,6 +55,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "pycore"))
 
 from retrieval import data, metrics, rows as rowlib  # noqa: E402
 from retrieval.retrievers import BM25, MiniLM  # noqa: E402

@@ -27,8 +27,10 @@ Score(iou=0.0, recall=0.0, precision=0.0, recall_any=None)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
+
+from ragchunk.evaluate.metrics import overlap_length, union  # the core's, shared
 
 
 class Score(NamedTuple):
@@ -37,32 +39,6 @@ class Score(NamedTuple):
     precision: float
     # Not the report's: recall when any identical copy of a reference counts as found.
     recall_any: float | None = None
-
-
-def union(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The disjoint, sorted union of half-open spans; touching spans merge.
-
-    >>> union([(5, 8), (0, 2), (2, 3), (7, 9), (4, 4)])
-    [(0, 3), (4, 4), (5, 9)]
-    """
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            if end > merged[-1][1]:
-                merged[-1] = (merged[-1][0], end)
-        else:
-            merged.append((start, end))
-    return merged
-
-
-def overlap_length(span: tuple[int, int], disjoint: Sequence[tuple[int, int]]) -> int:
-    """Characters of ``span`` inside the disjoint spans ``disjoint``.
-
-    >>> overlap_length((3, 12), [(0, 5), (10, 20)])
-    4
-    """
-    start, end = span
-    return sum(max(0, min(end, b) - max(start, a)) for a, b in disjoint)
 
 
 def score(retrieved: Sequence[tuple[str, int, int]], corpus: str, references: Sequence[tuple[int, int]],

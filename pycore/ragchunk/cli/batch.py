@@ -79,17 +79,10 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors
     return _exit_code(args.paths, "count", len(lengths), skipped, left_out, failed)
 
 
-def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    form = _sized_form(args, {
-        "by": "headings", "chunk_size": _size_or_default(args), "overlap": args.overlap,
-        "context": args.context, "prefix": str(args.prefix)})
-    errors = ErrorCollector()
-    price = errors.attempt(read_price, args.price) if args.price.strip() else None
-    read_options = _read_options(args, errors)
-    options = _read_form_with(form, errors)
-    model = get_model(args.model) if args.model else None
-    if price is None and model is not None:
-        price = model.price_per_million
+def read_texts(args: argparse.Namespace, stdin: TextIO,
+               read_options: ReadOptions) -> tuple[list[tuple[str, str]], Counter, Counter, bool]:
+    """The ``(source, text)`` of every document of PATH, with the files skipped and left out by
+    kind and whether one failed (each failure said as it is met): compare's and evaluate's input."""
     left_out: Counter = Counter()
     found, problems = _find(args, left_out)
     failed = _say_problems(problems)
@@ -104,7 +97,21 @@ def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
             continue
         if text is not None:
             texts.append((source, text))
-    failed = failed or bool(unreadable)
+    return texts, skipped, left_out, failed or bool(unreadable)
+
+
+def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    form = _sized_form(args, {
+        "by": "headings", "chunk_size": _size_or_default(args), "overlap": args.overlap,
+        "context": args.context, "prefix": str(args.prefix)})
+    errors = ErrorCollector()
+    price = errors.attempt(read_price, args.price) if args.price.strip() else None
+    read_options = _read_options(args, errors)
+    options = _read_form_with(form, errors)
+    model = get_model(args.model) if args.model else None
+    if price is None and model is not None:
+        price = model.price_per_million
+    texts, skipped, left_out, failed = read_texts(args, stdin, read_options)
     rows = compare(texts, size=options.size, overlap=options.overlap, tokenizer=options.tokenizer, model=options.model,
                    price_per_million=price, context=options.context, prefix=options.prefix)
     if args.json:

@@ -11,7 +11,6 @@ import argparse
 import json
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
@@ -19,7 +18,7 @@ from ..errors import RagchunkError
 from ..evaluate import DEFAULT_K, MAX_K, Evaluation, evaluate_steps, read_questions
 from ..options.fields import ErrorCollector, read_count, read_price
 from ..tokenizers import check_tokenizer
-from .batch import _exit_code, _find, _read_all, _say_problems, _text_or_skip
+from .batch import _exit_code, read_texts
 from .commands import DocumentError
 from .files import cannot_read
 from .forms import _all_errors, _read_options
@@ -134,21 +133,7 @@ def run_evaluate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     if errors:
         raise _all_errors(errors)
     questions = _questions(args.questions)
-    left_out: Counter = Counter()
-    found, problems = _find(args, left_out)
-    failed = _say_problems(problems)
-    texts: list[tuple[str, str]] = []
-    skipped: Counter = Counter()
-    unreadable: list[str] = []
-    for source, data in _read_all(found, stdin, unreadable):
-        try:
-            text = _text_or_skip(source, data, skipped, read_options)
-        except RagchunkError as err:
-            failed = _say_problems([(source, err.message)])
-            continue
-        if text is not None:
-            texts.append((source, text))
-    failed = failed or bool(unreadable)
+    texts, skipped, left_out, failed = read_texts(args, stdin, read_options)
     if not texts:
         return _exit_code(args.paths, "evaluate", 0, skipped, left_out, failed)
     progress = StageProgress(args.progress or sys.stderr.isatty())
