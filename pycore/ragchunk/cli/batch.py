@@ -51,21 +51,9 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors
         raise _all_errors(errors)
     model, name = counted_by(args)
     tokenizer = get_tokenizer(name)
-    left_out: Counter = Counter()
-    found, problems = _find(args, left_out)
-    failed = _say_problems(problems)
-    lengths: list[int] = []
-    skipped: Counter = Counter()
-    unreadable: list[str] = []
-    for source, data in _read_all(found, stdin, unreadable):
-        try:
-            text = _text_or_skip(source, data, skipped, read_options)
-        except RagchunkError as err:
-            failed = _say_problems([(source, err.message)])
-            continue
-        if text is not None:
-            lengths.append(tokenizer.count(text))
-    failed = failed or bool(unreadable)
+    texts = Texts(args, stdin, read_options)
+    lengths = [tokenizer.count(text) for _, text in texts]  # one text in memory at a time
+    skipped, left_out, failed = texts.skipped, texts.left_out, texts.failed
     result = plan_corpus(lengths, size, overlap, price)
     if args.json:
         data = {**result.to_json(), "skipped": dict(sorted(skipped.items())), "encoding": name}
@@ -79,25 +67,37 @@ def run_calc_corpus(args: argparse.Namespace, out: TextIO, stdin: TextIO, errors
     return _exit_code(args.paths, "count", len(lengths), skipped, left_out, failed)
 
 
+class Texts:
+    """The ``(source, text)`` of every document of PATH, read one at a time as they are iterated;
+    afterwards ``skipped`` and ``left_out`` count the files set aside by kind and ``failed``
+    says whether one failed (each failure said as it is met)."""
+
+    def __init__(self, args: argparse.Namespace, stdin: TextIO, read_options: ReadOptions) -> None:
+        self.args, self.stdin, self.read_options = args, stdin, read_options
+        self.skipped: Counter = Counter()
+        self.left_out: Counter = Counter()
+        self.failed = False
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        found, problems = _find(self.args, self.left_out)
+        self.failed = _say_problems(problems)
+        unreadable: list[str] = []
+        for source, data in _read_all(found, self.stdin, unreadable):
+            try:
+                text = _text_or_skip(source, data, self.skipped, self.read_options)
+            except RagchunkError as err:
+                self.failed = _say_problems([(source, err.message)])
+                continue
+            if text is not None:
+                yield source, text
+        self.failed = self.failed or bool(unreadable)
+
+
 def read_texts(args: argparse.Namespace, stdin: TextIO,
                read_options: ReadOptions) -> tuple[list[tuple[str, str]], Counter, Counter, bool]:
-    """The ``(source, text)`` of every document of PATH, with the files skipped and left out by
-    kind and whether one failed (each failure said as it is met): compare's and evaluate's input."""
-    left_out: Counter = Counter()
-    found, problems = _find(args, left_out)
-    failed = _say_problems(problems)
-    texts: list[tuple[str, str]] = []
-    skipped: Counter = Counter()
-    unreadable: list[str] = []
-    for source, data in _read_all(found, stdin, unreadable):
-        try:
-            text = _text_or_skip(source, data, skipped, read_options)
-        except RagchunkError as err:
-            failed = _say_problems([(source, err.message)])
-            continue
-        if text is not None:
-            texts.append((source, text))
-    return texts, skipped, left_out, failed or bool(unreadable)
+    """Every ``(source, text)`` of PATH at once (see :class:`Texts`), with the counts and ``failed``."""
+    texts = Texts(args, stdin, read_options)
+    return list(texts), texts.skipped, texts.left_out, texts.failed
 
 
 def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:

@@ -32,6 +32,7 @@ from ..settings.checks import check_whole
 from ..steps import drive
 from .grid import BY_EVALUATED, DEFAULT_SIZES, IndexedChunk, Setting, chunks_of, grid
 from .metrics import ChunkSpans, Score, bootstrap_interval, precision_omega, score
+from .minilm import MiniLM, model_reads_whole
 from .questions import Question, read_questions
 from .quotes import closest_passage, find_quote
 from .recommend import recommend
@@ -203,8 +204,6 @@ def evaluate_steps(documents: Sequence[tuple[str, str]], questions: Sequence[Que
     cache = None
     if any(name != "bm25" for name in wanted):
         if embedder is None:
-            from .minilm import MiniLM
-
             embedder = MiniLM().embed
         cache = EmbeddingCache(embedder)
         cache.add(texts)
@@ -221,8 +220,6 @@ def evaluate_steps(documents: Sequence[tuple[str, str]], questions: Sequence[Que
                 yield (f"embedding {setting.label}", done, len(missing))
         past_model = None
         if cache is not None:
-            from .minilm import model_reads_whole
-
             past_model = sum(1 for chunk in chunks if not model_reads_whole(chunk.indexed))
         for name in wanted:
             ranked = _ranked(name, chunks, texts, k, cache)
