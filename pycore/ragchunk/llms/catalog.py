@@ -28,7 +28,7 @@ common knowledge and should be confirmed before money depends on them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ..errors import RagchunkError
 
@@ -68,24 +68,9 @@ class LLM:
         return self.reference or self.tokenizer
 
     def to_json(self) -> dict[str, object]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "provider": self.provider,
-            "window": self.window,
-            "max_output": self.max_output,
-            "input_price": self.input_price,
-            "output_price": self.output_price,
-            "checked": self.checked,
-            "tokenizer": self.tokenizer,
-            "exact": self.exact,
-            "reference": self.reference or None,
-            "ratio": self.ratio,
-            "ratio_source": self.ratio_source,
-            "source": self.source,
-            "notes": self.notes,
-            "unverified": list(self.unverified),
-        }
+        data: dict[str, object] = {item.name: getattr(self, item.name) for item in fields(self)}
+        data.update(exact=self.exact, reference=self.reference or None, unverified=list(self.unverified))
+        return data
 
 
 # --- sources
