@@ -145,7 +145,7 @@ def test_at_most_twenty_one_modules_at_the_top():
     assert len(top) <= MAX_ROOMS, top
 
 
-@pytest.mark.parametrize("name", ["split", "plan", "windows", "sentences", "get_tokenizer", "split_corpus"])
+@pytest.mark.parametrize("name", ["split", "plan", "windows", "sentences", "get_tokenizer", "split_corpus", "plan_context", "get_llm"])
 def test_the_public_imports_keep_working(name):
     import ragchunk
 

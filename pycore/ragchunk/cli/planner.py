@@ -24,7 +24,9 @@ __all__ = ["run_context", "run_llms"]
 
 WHOLE = re.compile(r"[+-]?[0-9][0-9,_]*")
 NUMBER = re.compile(r"[+-]?(?:[0-9][0-9,_]*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-TURNS = re.compile(r"\s*([^x×*]+?)\s*[x×*]\s*([^x×*]+?)\s*")
+# "8x300", "8 × 300": the classes do not overlap and a run is read once from its start, so a long
+# hostile value is read in linear time.
+TURNS = re.compile(r"(?<![^x×*\s])([^x×*\s]++)[ \t]*+[x×*][ \t]*+([^x×*\s]++)")
 # The escapes a template may hold on the command line, where a shell passes "\n" as two characters.
 ESCAPES = {"\\n": "\n", "\\t": "\t", "\\\\": "\\"}
 
@@ -77,7 +79,7 @@ def _text_or_tokens(flag: str, raw: str | None) -> str | int:
 
 
 def _history(raw: str | None) -> str | int | tuple[int, int]:
-    if raw is not None and not Path(raw).is_file() and (turns := TURNS.fullmatch(raw)):
+    if raw is not None and not Path(raw).is_file() and (turns := TURNS.fullmatch(raw.strip())):
         return (_number("--history", turns.group(1)), _number("--history", turns.group(2)))
     return _text_or_tokens("--history", raw)
 
@@ -85,7 +87,7 @@ def _history(raw: str | None) -> str | int | tuple[int, int]:
 def _chunks(raw: str | None) -> tuple[int, int]:
     if raw is None:
         return 0, 0
-    shape = TURNS.fullmatch(raw)
+    shape = TURNS.fullmatch(raw.strip())
     if shape is None:
         raise UsageError(f"--chunks ({raw}) is not k x size: write it as 5x512 (5 chunks of 512 tokens)")
     return _number("--chunks", shape.group(1)), _number("--chunks", shape.group(2))
