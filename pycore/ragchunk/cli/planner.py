@@ -29,6 +29,7 @@ NUMBER = re.compile(r"[+-]?(?:[0-9][0-9,_]*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0
 TURNS = re.compile(r"(?<![^x×*\s])([^x×*\s]++)[ \t]*+[x×*][ \t]*+([^x×*\s]++)")
 # The escapes a template may hold on the command line, where a shell passes "\n" as two characters.
 ESCAPES = {"\\n": "\n", "\\t": "\t", "\\\\": "\\"}
+ESCAPE = re.compile(r"\\[nt\\]")
 
 
 def run_llms(args: argparse.Namespace, out: TextIO) -> int:
@@ -99,7 +100,7 @@ def unescape(template: str) -> str:
     >>> unescape(r"Source: {source}\n{text}\n")
     'Source: {source}\n{text}\n'
     """
-    return re.sub(r"\\[nt\\]", lambda m: ESCAPES[m.group(0)], template)
+    return ESCAPE.sub(lambda found: ESCAPES[found.group(0)], template)
 
 
 def run_context(args: argparse.Namespace, out: TextIO) -> int:
