@@ -183,6 +183,18 @@ def test_bad_tools_json_gives_line_and_column():
     assert "line 2, column 8" in caught.value.message
 
 
+NEW_CODES = ("unknown_llm", "tools_not_json", "history_shape", "template_without_text", "answer_over_window",
+             "answer_over_model", "context_over_window", "ratio_out_of_range")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_language_says_the_planners_errors_with_their_params(lang):
+    english_words = catalog("en")
+    for code in NEW_CODES:
+        said = catalog(lang)[f"error.{code}"]
+        assert set(re.findall(r"\{(\w+)\}", said)) == set(re.findall(r"\{(\w+)\}", english_words[f"error.{code}"])), code
+
+
 def test_the_overflow_is_said_in_every_language():
     error = plan_context("gpt-3.5-turbo", history=20_000).overflow()
     assert english(error) == error.message
@@ -266,6 +278,13 @@ def test_cli_bad_tools_file_and_unreadable_text(capsys, files):
     assert code == 2 and "--tools: tools are not valid JSON at line 2, column 5" in err
     code, _, err = run(capsys, "context", "--system", str(files / "latin1.txt"))
     assert code == 1 and "latin1.txt is not UTF-8 text" in err
+
+
+def test_cli_context_help_says_its_exit_codes(capsys):
+    with pytest.raises(SystemExit):
+        main(["context", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "2 a bad flag or value, or a request that does not fit" in shown
 
 
 def test_cli_llms(capsys):

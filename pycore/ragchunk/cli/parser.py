@@ -171,7 +171,10 @@ def build_parser() -> Parser:
     listing.add_argument("--json", action="store_true", help="print JSON (with where each fact comes from)")
 
     plan = commands.add_parser("context", help="how an LLM's window is shared: prompt, tools, history, question,"
-                                               " retrieved chunks and the answer")
+                                               " retrieved chunks and the answer",
+                               epilog="exit codes: 0 the request fits; 2 a bad flag or value, or a request that does"
+                                      " not fit (the budget is printed, then the part that passes the window is"
+                                      " named); 1 a file that cannot be read")
     plan.add_argument("--llm", metavar="M", default=DEFAULT_LLM,
                       help=f"one of {', '.join(llm.id for llm in LLMS)} (default %(default)s)")
     plan.add_argument("--system", metavar="FILE|N", help="the system prompt: its file (counted) or its tokens")
