@@ -10,6 +10,7 @@
 from .calculator import Plan, chunk_count, plan, tokens_from_chars
 from .corpus import DocumentResult, split_corpus, split_document
 from .errors import NotTextError, RagchunkError, UnknownEncodingError
+from .llms import LLMS, ContextPlan, get_llm, plan_context
 from .models import MODELS, Model, get_model
 from .options import SplitOptions
 from .packing.stats import Stats, compute_stats, format_stats
@@ -26,12 +27,14 @@ __all__ = [
     "BY_CHOICES",
     "CharEstimate",
     "Chunk",
+    "ContextPlan",
     "DocumentResult",
     "MODELS",
     "Model",
     "SplitOptions",
     "DEFAULT_ENCODING",
     "ENCODINGS",
+    "LLMS",
     "NotTextError",
     "Plan",
     "RagchunkError",
@@ -46,9 +49,11 @@ __all__ = [
     "compute_stats",
     "decode_document",
     "format_stats",
+    "get_llm",
     "get_model",
     "get_tokenizer",
     "plan",
+    "plan_context",
     "sentence_spans",
     "sentences",
     "split",

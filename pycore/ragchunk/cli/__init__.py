@@ -1,4 +1,4 @@
-"""Command line: ``python -m ragchunk calc | compare | models | tokens | preview | split``.
+"""Command line: ``python -m ragchunk calc | compare | models | tokens | preview | split | evaluate | llms | context``.
 
 Bad input prints one line on stderr per flag or file at fault, naming it and the fix: a bad
 flag or value exits with 2, a document that cannot be read (or PATH that holds none) with 1
@@ -19,7 +19,7 @@ from typing import TextIO
 
 from ..errors import RagchunkError
 from ..options.fields import FormErrors
-from . import batch, commands, evaluate
+from . import batch, commands, evaluate, planner
 from .commands import DocumentError
 from .forms import FLAGS
 from .output import say
@@ -41,7 +41,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
                 "split": lambda: batch.run_split(args, out, stdin),
                 "models": lambda: commands.run_models(args, out),
                 "compare": lambda: batch.run_compare(args, out, stdin),
-                "evaluate": lambda: evaluate.run_evaluate(args, out, stdin)}[args.command]()
+                "evaluate": lambda: evaluate.run_evaluate(args, out, stdin),
+                "llms": lambda: planner.run_llms(args, out),
+                "context": lambda: planner.run_context(args, out)}[args.command]()
         out.flush()  # here, so that a full disk is said as such, not at exit
     except UsageError as err:
         say(f"ragchunk: error: {err}")

@@ -17,6 +17,18 @@ from ..readers import ReadOptions
 from ..settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, MAX_DOCUMENT_CHARS
 
 FLAGS = {
+    "llm": "--llm",
+    "system": "--system",
+    "tools": "--tools",
+    "history": "--history",
+    "question": "--question",
+    "chunks": "--chunks",
+    "template": "--template",
+    "answer": "--answer",
+    "window": "--window",
+    "input_price": "--input-price",
+    "output_price": "--output-price",
+    "ratio": "--ratio",
     "doc_tokens": "--tokens",
     "doc_chars": "--chars",
     "chars_per_token": "--chars-per-token",

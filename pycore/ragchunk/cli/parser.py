@@ -9,6 +9,7 @@ import os
 from typing import NoReturn
 
 from ..evaluate import BY_EVALUATED, DEFAULT_K, RETRIEVERS
+from ..llms import DEFAULT_ANSWER_TOKENS, DEFAULT_LLM, LLMS
 from ..packing.context import DEFAULT_CONTEXT
 from ..settings import (
     DEFAULT_CHARS_PER_TOKEN,
@@ -165,6 +166,37 @@ def build_parser() -> Parser:
     sub.add_argument("--json", action="store_true", help="print one JSON object")
     sub.add_argument("--progress", action="store_true", help="show progress even when standard error is not a terminal")
     _add_walk_flags(sub)
+
+    listing = commands.add_parser("llms", help="the LLMs ragchunk plans a context for: window, largest answer, prices")
+    listing.add_argument("--json", action="store_true", help="print JSON (with where each fact comes from)")
+
+    plan = commands.add_parser("context", help="how an LLM's window is shared: prompt, tools, history, question,"
+                                               " retrieved chunks and the answer",
+                               epilog="exit codes: 0 the request fits; 2 a bad flag or value, or a request that does"
+                                      " not fit (the budget is printed, then the part that passes the window is"
+                                      " named); 1 a file that cannot be read")
+    plan.add_argument("--llm", metavar="M", default=DEFAULT_LLM,
+                      help=f"one of {', '.join(llm.id for llm in LLMS)} (default %(default)s)")
+    plan.add_argument("--system", metavar="FILE|N", help="the system prompt: its file (counted) or its tokens")
+    plan.add_argument("--tools", metavar="FILE|N", help="the tool definitions: their JSON file (counted) or tokens")
+    plan.add_argument("--history", metavar="TxN|FILE|N",
+                      help="the conversation so far: turns x tokens a turn (8x300), its file, or its tokens")
+    plan.add_argument("--question", metavar="FILE|N", help="the user's question: its file or its tokens")
+    plan.add_argument("--chunks", metavar="KxS", help="retrieved context: k chunks of S tokens (5x512)")
+    plan.add_argument("--template", metavar="T", default="",
+                      help="the text around each chunk, {text} where the chunk goes, {source} its source;"
+                           " \\n is a new line (\"Source: {source}\\n{text}\\n\")")
+    plan.add_argument("--source", metavar="NAME", default="", help="what {source} stands for when the template is counted")
+    plan.add_argument("--answer", metavar="N", default=str(DEFAULT_ANSWER_TOKENS),
+                      help="tokens reserved for the answer (default %(default)s)")
+    plan.add_argument("--window", metavar="N", help="the window in tokens (default: the model's)")
+    plan.add_argument("--input-price", metavar="P", help="input price per million tokens (default: the model's)")
+    plan.add_argument("--output-price", metavar="P", help="output price per million tokens (default: the model's)")
+    plan.add_argument("--ratio", metavar="R",
+                      help="for a model without a public tokenizer: its tokens per token of the reference tokenizer")
+    plan.add_argument("--max-k", action="store_true", help="print only the largest k that fits at this chunk size")
+    plan.add_argument("--max-size", action="store_true", help="print only the largest chunk size that fits at this k")
+    plan.add_argument("--json", action="store_true", help="print JSON")
     return parser
 
 
