@@ -161,6 +161,8 @@ class TokenSizer:
         # est(s, e) <= n exactly when the n-th token from the one holding s ends at e or later.
         # Only that token need be known, not the ends up to e (a unit may reach far ahead).
         k = self.fit_first + n - 1
+        if k < len(ends) - 1:
+            return ends[k] >= e
         while k >= len(ends) - 1 and self.covered < len(self.text):
             self._wait(self.covered + 1)
         return k >= len(ends) - 1 or ends[k] >= e
