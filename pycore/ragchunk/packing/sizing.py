@@ -216,7 +216,9 @@ class TokenSizer:
             self.last_for = (e, last, i_last, first)
         # Every token before a cut ends at or before it, and the one just before ends on it
         # (or, where tokens leave whitespace out, only whitespace lies between).
-        if not (self._ends_at(i_first, first) and self._ends_at(i_last, last)):
+        ends = self.ends
+        if not ((not i_first or ends[i_first - 1] == first or self._ends_at(i_first, first))
+                and (not i_last or ends[i_last - 1] == last or self._ends_at(i_last, last))):
             return self.count(self.text[s:e])  # not a token boundary after all: count the plain way
         head = self._count(s, first) if first > s else 0
         tail = self._count(last, e) if last < e else 0

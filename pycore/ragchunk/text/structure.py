@@ -602,14 +602,16 @@ class UnitTree:
 
     def _sticky(self, unit: Unit) -> bool:
         """A heading line, or a block that is only markup (a rule): it goes with what follows."""
-        return unit.level == BLOCK and self.blocks[unit.block].kind in _STICKY_KINDS
+        return unit[2] == BLOCK and self.blocks[unit[3]][0] in _STICKY_KINDS
 
     def _markup(self, unit: Unit) -> str:
         """"open" or "close" for a block or section of markup without text (see the module
         docstring; "close": closing tags only), "" for anything else."""
-        if unit.level == BLOCK:
-            return self._block_markup(unit.block)
-        if unit.level != SECTION:
+        level = unit[2]
+        if level == BLOCK:
+            found = self._markup_of.get(unit[3])
+            return self._block_markup(unit[3]) if found is None else found
+        if level != SECTION:
             return ""
         # A block with text ends the question: a section's first block is usually its heading.
         closing = True
