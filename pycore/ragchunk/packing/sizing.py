@@ -412,10 +412,9 @@ def prepare_and_run(text: str, sizing: Sizing, run: Callable[[Any, Structure], G
     ``run`` at its next step. Either way the results are the same.
     """
     tokenizer = sizing.tokenizer
-    if threads is None:
-        threads = 2 if _threads_usable() > 1 else 1
-    if threads < 2 or tokenizer is None or not getattr(tokenizer, "releases_gil", False) \
-            or len(text) < PARALLEL_MIN_CHARS:
+    # The cheap questions first: a short text never asks how many cores there are.
+    if len(text) < PARALLEL_MIN_CHARS or tokenizer is None or not getattr(tokenizer, "releases_gil", False) \
+            or (threads if threads is not None else 2 if _threads_usable() > 1 else 1) < 2:
         return (yield from run(sizing.sizer(text), Structure.of(text, markdown_titles)))
     cuts = [0]
     for share in _PIECE_SHARES:
