@@ -22,26 +22,41 @@ overlap setting), LlamaIndex ``SentenceSplitter``. Those that are missing are li
 tiktoken's own loader would download the cl100k_base table; the benchmark hands it the
 table ragchunk already loaded (from the npm package) so that no network is needed.
 
+With ``--whole-process`` it also times the command line as a whole process on the Markdown
+corpora (``python -m ragchunk split FILE --by headings --size 512 --overlap 64``, its
+default jobs, JSONL to ``/dev/null``) against a whole process that loads the same
+tokenizer, reads the same file and encodes it once, timed alternately (``x process``; ``x
+cpu`` with the CPU time of each child). ``--pycore PATH`` imports ragchunk from another
+checkout's ``pycore`` (to measure a "before" beside an "after").
+
 The table is printed and written as JSON to ``bench/out/bench_split.json``.
 
-    python3 bench/bench_split.py [--runs 3] [--peers-10mb] [--quick] [--no-peers]
+    python3 bench/bench_split.py [--runs 3] [--peers-10mb] [--quick] [--no-peers] [--whole-process] [--pycore PATH]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import re
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "pycore"))
+# --pycore is read before the imports: ragchunk comes from that folder.
+PYCORE = Path(sys.argv[sys.argv.index("--pycore") + 1]).resolve() if "--pycore" in sys.argv[:-1] \
+    else HERE.parent / "pycore"
+os.environ.setdefault("RAGCHUNK_ENCODERS", str(PYCORE / "ragchunk" / "tables" / "data"))
+sys.path.insert(0, str(PYCORE))
 sys.path.insert(0, str(HERE))
 
 import corpus  # noqa: E402
@@ -215,6 +230,45 @@ def quality(text: str, chunks: list[str], count: Callable[[str], int]) -> dict[s
     }
 
 
+# --- whole processes -----------------------------------------------------------------------------
+
+_ENCODE_ONCE = ("import sys; sys.path.insert(0, sys.argv[1]); import ragchunk; "
+                "ragchunk.get_tokenizer(sys.argv[2]).encode(open(sys.argv[3], encoding='utf-8').read())")
+
+
+def _child(command: list[str]) -> tuple[float, float]:
+    """Wall-clock and CPU seconds (user + system) of one child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(PYCORE)})
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def whole_process(name: str, text: str, runs: int) -> dict[str, object]:
+    """The command line's split of ``text`` against a process that encodes it once, both whole
+    processes (start, imports, tokenizer, reading the file), timed alternately."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"{name}.md"
+        path.write_text(text, encoding="utf-8")
+        reference = [sys.executable, "-c", _ENCODE_ONCE, str(PYCORE), ENCODING, str(path)]
+        ours = [sys.executable, "-m", "ragchunk", "split", str(path), "--by", "headings", "--size", str(SIZE),
+                "--overlap", str(OVERLAP), "--encoding", ENCODING, "-o", os.devnull]
+        _child(reference)
+        _child(ours)
+        walls, cpus, seconds, reference_seconds = [], [], [], []
+        for _ in range(runs):
+            ref_wall, ref_cpu = _child(reference)
+            wall, cpu = _child(ours)
+            walls.append(wall / ref_wall)
+            cpus.append(cpu / ref_cpu)
+            seconds.append(wall)
+            reference_seconds.append(ref_wall)
+    return {"corpus": name, "x_process": statistics.median(walls), "x_cpu": statistics.median(cpus),
+            "seconds": statistics.median(seconds), "reference_seconds": statistics.median(reference_seconds)}
+
+
 # --- the run -----------------------------------------------------------------------------------
 
 
@@ -232,6 +286,9 @@ def main() -> None:
     parser.add_argument("--peers-10mb", action="store_true", help="also run the peers on the 10 MB corpus")
     parser.add_argument("--quick", action="store_true", help="corpora of 200 kB and 2 MB (a smoke test)")
     parser.add_argument("--no-peers", action="store_true", help="measure ragchunk only (no peers)")
+    parser.add_argument("--whole-process", action="store_true",
+                        help="also time the command line as a whole process against one that encodes once")
+    parser.add_argument("--pycore", type=Path, default=PYCORE, help="the pycore folder to import ragchunk from")
     args = parser.parse_args()
 
     tokenizer = get_tokenizer(ENCODING)
@@ -242,7 +299,7 @@ def main() -> None:
     small_name, large_name, _ = list(texts)
     found, missing = ({}, []) if args.no_peers else peers(encoding)
 
-    print(f"Python {platform.python_version()} on {platform.machine()}, ragchunk {ragchunk.__version__}; "
+    print(f"Python {platform.python_version()} on {platform.machine()}, ragchunk {ragchunk.__version__} from {PYCORE}; "
           f"target {SIZE} tokens, overlap {OVERLAP}, {ENCODING}; median of {args.runs} runs")
     for name, text in texts.items():
         print(f"  {name:14} {len(text.encode()):>11,} bytes  sha256 {corpus.fingerprint(text)}")
@@ -291,6 +348,15 @@ def main() -> None:
         print(f"one {ENCODING} pass over {name}: {seconds * 1e3:.1f} ms")
     print(f"time per MB, {large_name} / {small_name}: ragchunk {linearity:.2f}, one tiktoken pass "
           f"{reference_linearity:.2f} (1.00 = linear)")
+    processes = []
+    if args.whole_process:
+        print()
+        print("whole processes: the command line's split against a process that encodes once")
+        for name in (small_name, large_name):
+            row = whole_process(name, texts[name], args.runs)
+            processes.append(row)
+            print(f"  {name:14} x process {row['x_process']:5.2f}  x cpu {row['x_cpu']:5.2f}  "
+                  f"({row['seconds']:.2f} s against {row['reference_seconds']:.2f} s)")
     if missing:
         print("not measured (not importable): " + ", ".join(missing))
     if args.no_peers:
@@ -311,6 +377,7 @@ def main() -> None:
         "linearity_per_mb": linearity,
         "reference_linearity_per_mb": reference_linearity,
         "rows": rows,
+        "whole_process": processes,
         "missing": missing,
         "peers_skipped": args.no_peers,
     }

@@ -356,11 +356,12 @@ def _batches(documents: Iterable[tuple[str, str | bytes]]) -> Iterator[list[tupl
 
 def split_corpus(documents: Iterable[tuple[str, str | bytes]], options: SplitOptions, *, jobs: int = 1,
                  context: str | None = None, read_options: ReadOptions | None = None,
-                 min_parallel_bytes: int = 0) -> Iterator[DocumentResult]:
+                 min_parallel_bytes: int = 0, threads: int | None = 1) -> Iterator[DocumentResult]:
     """Split every ``(source, document)`` pair, yielding results in the order given.
 
-    ``jobs`` worker processes split documents in parallel (1: in this process, one
-    thread per split); ``context`` names the multiprocessing start method ("spawn",
+    ``jobs`` worker processes split documents in parallel (1: in this process, with at
+    most ``threads`` threads per split, see :func:`ragchunk.split`; a worker process
+    uses one); ``context`` names the multiprocessing start method ("spawn",
     "fork", "forkserver"; default: the platform's). Worker processes need options they can
     receive: a registry name or a :class:`ragchunk.tokenizers.CharEstimate` as the
     tokenizer. Closing the iterator stops the workers. A document never stops the others:
@@ -395,7 +396,7 @@ def split_corpus(documents: Iterable[tuple[str, str | bytes]], options: SplitOpt
             jobs = 1
     if jobs == 1:
         for source, document in chain.from_iterable(chain(head, batches)):
-            yield split_document(source, document, options, read_options=read_options)
+            yield split_document(source, document, options, threads, read_options)
         return
     yield from _pooled(chain(head, batches), options, jobs, read_options, context)
 

@@ -350,3 +350,26 @@ def test_workers_holding_two_batches_of_large_results_never_wait_on_each_other()
                           env={**os.environ, "PYTHONPATH": str(Path(ragchunk.__file__).parents[1])})
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) > 12 * 500_000  # each result far past what a pipe holds
+
+
+def test_the_command_line_splits_one_document_on_two_threads_unless_jobs_1(monkeypatch, tmp_path):
+    from ragchunk import corpus
+
+    monkeypatch.setattr(batch, "usable_cpus", lambda: 2)
+    asked = []
+    real = corpus.split_document
+
+    def recording(source, document, options, threads=1, read_options=None):
+        asked.append(threads)
+        return real(source, document, options, threads, read_options)
+
+    monkeypatch.setattr(corpus, "split_document", recording)
+    path = tmp_path / "long.md"
+    path.write_text("# Long\n\n" + "Some text here. More of it.\n\n" * 3000, encoding="utf-8")
+    outputs = []
+    for flags in ([], ["--jobs", "1"]):
+        out = io.StringIO()
+        assert main(["split", str(path), "--size", "128", *flags], out=out) == 0
+        outputs.append(out.getvalue())
+    assert asked == [None, 1]  # None: ragchunk.split's default, two threads on a machine with two cores
+    assert outputs[0] == outputs[1] and len(outputs[0].splitlines()) > 100

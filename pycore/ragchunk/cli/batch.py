@@ -159,8 +159,10 @@ def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     try:
         # The default goes to worker processes only when the corpus is big enough for them to pay.
         least = PARALLEL_BYTES if args.jobs is None else 0
+        # A document split in this process (one file, or a small corpus) may use a second
+        # thread unless --jobs 1 asked for one core.
         for result in split_corpus(documents(), options, jobs=min(jobs, max(1, len(found))), read_options=read_options,
-                                   min_parallel_bytes=least):
+                                   min_parallel_bytes=least, threads=1 if jobs == 1 else None):
             for note in result.notes:
                 say(f"ragchunk: note: {note}")
             if not (result.error or result.skipped or result.chunks):

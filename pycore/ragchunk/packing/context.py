@@ -59,6 +59,7 @@ class Context:
         self._cost: dict[str, int] = {}
         self._lines: dict[tuple[str, ...], str] = {}
         self._heading_lines: dict[int, str] = {}
+        self._budgets: dict[int, int] = {}  # budget() by the key of _heading_line, without tables
         # The packer's last check and the record of a chunk ask for the same embedding text.
         self._last_embed: tuple[tuple[int, int, int, int], tuple[str, int]] | None = None
         self._table_starts = [table[0] for table in structure.tables]
@@ -109,7 +110,21 @@ class Context:
 
     def budget(self, pos: int) -> int:
         """The most tokens the text of a chunk starting at ``pos`` may have, its prefix aside."""
+        if self._none:
+            return self.size
+        if not self._table_starts:
+            # The prefix is the heading line alone: its budget is remembered with it.
+            return self._heading_budget(pos) if self.headings else self.size
         return self.size - self.cost(self.prefix(pos))
+
+    def _heading_budget(self, pos: int) -> int:
+        structure = self.structure
+        index = bisect_right(structure.block_starts, pos) - 1
+        key = 2 * index + (index >= 0 and structure.block_starts[index] == pos)
+        found = self._budgets.get(key)
+        if found is None:
+            found = self._budgets[key] = self.size - self.cost(self._heading_line(pos))
+        return found
 
     def embed(self, content_start: int, start: int, end: int, tokens: int) -> tuple[str, int]:
         """The embedding text of chunk ``text[start:end]`` (``tokens`` tokens) and its exact count ("" and 0 without a prefix)."""

@@ -161,6 +161,8 @@ class TokenSizer:
         # est(s, e) <= n exactly when the n-th token from the one holding s ends at e or later.
         # Only that token need be known, not the ends up to e (a unit may reach far ahead).
         k = self.fit_first + n - 1
+        if k < len(ends) - 1:
+            return ends[k] >= e
         while k >= len(ends) - 1 and self.covered < len(self.text):
             self._wait(self.covered + 1)
         return k >= len(ends) - 1 or ends[k] >= e
@@ -214,7 +216,9 @@ class TokenSizer:
             self.last_for = (e, last, i_last, first)
         # Every token before a cut ends at or before it, and the one just before ends on it
         # (or, where tokens leave whitespace out, only whitespace lies between).
-        if not (self._ends_at(i_first, first) and self._ends_at(i_last, last)):
+        ends = self.ends
+        if not ((not i_first or ends[i_first - 1] == first or self._ends_at(i_first, first))
+                and (not i_last or ends[i_last - 1] == last or self._ends_at(i_last, last))):
             return self.count(self.text[s:e])  # not a token boundary after all: count the plain way
         head = self._count(s, first) if first > s else 0
         tail = self._count(last, e) if last < e else 0
@@ -408,10 +412,9 @@ def prepare_and_run(text: str, sizing: Sizing, run: Callable[[Any, Structure], G
     ``run`` at its next step. Either way the results are the same.
     """
     tokenizer = sizing.tokenizer
-    if threads is None:
-        threads = 2 if _threads_usable() > 1 else 1
-    if threads < 2 or tokenizer is None or not getattr(tokenizer, "releases_gil", False) \
-            or len(text) < PARALLEL_MIN_CHARS:
+    # The cheap questions first: a short text never asks how many cores there are.
+    if len(text) < PARALLEL_MIN_CHARS or tokenizer is None or not getattr(tokenizer, "releases_gil", False) \
+            or (threads if threads is not None else 2 if _threads_usable() > 1 else 1) < 2:
         return (yield from run(sizing.sizer(text), Structure.of(text, markdown_titles)))
     cuts = [0]
     for share in _PIECE_SHARES:

@@ -144,7 +144,11 @@ _LINE_BREAKS = str.maketrans({"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029"
 
 def jsonl_line(record: dict[str, Any]) -> str:
     """One record as a JSONL line (ending in ``\\n``)."""
-    return json.dumps(record, ensure_ascii=False).translate(_LINE_BREAKS) + "\n"
+    line = json.dumps(record, ensure_ascii=False)
+    # translate() reads a non-ASCII string character by character: seek the three first, in C.
+    if not line.isascii() and ("\u2028" in line or "\u2029" in line or "\u0085" in line):
+        line = line.translate(_LINE_BREAKS)
+    return line + "\n"
 
 
 def to_jsonl(result: Split | Iterable[dict[str, Any]], document: Document | None = None) -> str:

@@ -38,6 +38,8 @@ def check_whole(
     ...
     ragchunk.errors.RagchunkError: chunk size (512.0) is too large: enter at most 10
     """
+    if type(value) is int and minimum <= value <= maximum:
+        return value  # the usual case, before any message is made
     text = shown_as(value, shown)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
         raise RagchunkError(field, f"{label} ({text}) is not a number: enter a whole number of {unit}",

@@ -196,16 +196,17 @@ def heading_paths(blocks: Iterable[Block]) -> list[tuple[str, ...]]:
     titles: list[str] = []
     path: tuple[str, ...] = ()
     paths: list[tuple[str, ...]] = []
-    for block in blocks:
-        if block.kind == "heading":
-            while levels and levels[-1] >= block.level:
+    append = paths.append
+    for kind, _, _, level, title in blocks:
+        if kind == "heading":
+            while levels and levels[-1] >= level:
                 levels.pop()
                 titles.pop()
-            levels.append(block.level)
-            titles.append(block.title)
+            levels.append(level)
+            titles.append(title)
             # An empty heading ("##" alone) still closes the deeper ones but names nothing.
-            path = tuple(title for title in titles if title)
-        paths.append(path)
+            path = tuple(filter(None, titles))
+        append(path)
     return paths
 
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
+from operator import itemgetter
 from typing import NamedTuple
 
 from .markdown import Block, heading_paths, item_lists, list_items, parse_blocks
@@ -163,15 +164,18 @@ class Structure(NamedTuple):
         if front is not None:
             blocks = blocks[1:]
         paths = heading_paths(blocks)
+        headings = [index for index, kind in enumerate(map(itemgetter(0), blocks)) if kind == "heading"]
         # Markup without text right before a heading (an anchor) opens its section: its path.
         starts = set()
-        for first, heading in _section_openers(text, blocks):
-            paths[first:heading] = [paths[heading]] * (heading - first)
-            starts.update(block.start for block in blocks[first:heading + 1])
+        for first, heading in _section_openers(text, blocks, headings):
+            if first < heading:
+                paths[first:heading] = [paths[heading]] * (heading - first)
+                starts.update(block.start for block in blocks[first:heading])
+            starts.add(blocks[heading].start)
         title = front.title if front is not None else ""
         if title and not any(b.kind == "heading" and b.level == 1 for b in blocks):
             paths = [(title, *path) for path in paths]
-        return cls(blocks, paths, [b.start for b in blocks], _section_ends(blocks), front, title,
+        return cls(blocks, paths, list(map(itemgetter(1), blocks)), _section_ends(blocks, headings), front, title,
                    _tables(text, blocks), frozenset(starts))
 
     def path_at(self, offset: int) -> tuple[str, ...]:
@@ -183,16 +187,14 @@ class Structure(NamedTuple):
         return (self.title,) if self.title and self.paths and self.paths[0][:1] == (self.title,) else ()
 
 
-def _section_openers(text: str, blocks: list[Block]) -> Iterator[tuple[int, int]]:
-    """(first, heading) for each heading: ``blocks[first:heading]`` is the markup without
-    text (rules, tags and comments that open elements) right before it, often empty.
+def _section_openers(text: str, blocks: list[Block], headings: list[int]) -> Iterator[tuple[int, int]]:
+    """(first, heading) for each heading (``headings``: their indexes): ``blocks[first:heading]``
+    is the markup without text (rules, tags and comments that open elements) right before it, often empty.
 
     A comment right after a heading is that heading's: Node.js's docs put each API's
     ``<!-- YAML … -->`` history just under its heading, before the first subsection.
     """
-    for heading, block in enumerate(blocks):
-        if block.kind != "heading":
-            continue
+    for heading in headings:
         first = heading
         while first > 0 and (blocks[first - 1].kind == "rule" or (
                 blocks[first - 1].kind in _TAG_KINDS
@@ -215,14 +217,15 @@ def _tables(text: str, blocks: list[Block]) -> tuple[tuple[int, int, int, str], 
     ((2, 23, 35, '| a | b |\\n|---|---|'),)
     """
     found = []
-    for block in blocks:
-        if block.kind == "table":
-            first = text.find("\n", block.start, block.end)
-            header_end = text.find("\n", first + 1, block.end) if first >= 0 else -1
+    for kind, start, end, _, _ in blocks:
+        if kind == "table":
+            first = text.find("\n", start, end)
+            header_end = text.find("\n", first + 1, end) if first >= 0 else -1
             if header_end >= 0:
-                found.append((block.start, header_end, block.end, text[block.start:header_end].rstrip()))
-        elif block.kind in ("list", "quote"):
-            found.extend(_nested_tables(text, block.start, block.end))
+                found.append((start, header_end, end, text[start:header_end].rstrip()))
+        elif (kind == "list" or kind == "quote") and text.find("|", start, end) >= 0:
+            # A table's header row holds a pipe: most lists and quotes have none.
+            found.extend(_nested_tables(text, start, end))
     return tuple(found)
 
 
@@ -242,8 +245,6 @@ def _is_delimiter(row: str) -> bool:
 
 def _nested_tables(text: str, start: int, end: int) -> list[tuple[int, int, int, str]]:
     """The tables among the lines of a list or quote (see :func:`_tables`)."""
-    if text.find("|", start, end) < 0:
-        return []  # a table's header row holds a pipe: most lists and quotes have none
     lines = []  # (content start, content end, line end) of each line
     pos = start
     while pos < end:
@@ -298,14 +299,14 @@ def markup_direction(text: str, start: int, end: int) -> str:
         pos = tag.end()
 
 
-def _section_ends(blocks: list[Block]) -> list[int]:
-    """For each heading block, the index of the first block after its section (others: 0)."""
+def _section_ends(blocks: list[Block], headings: list[int]) -> list[int]:
+    """For each heading block (``headings``: their indexes), the index of the first block
+    after its section (others: 0)."""
     ends = [0] * len(blocks)
     open_headings: list[int] = []
-    for index, block in enumerate(blocks):
-        if block.kind != "heading":
-            continue
-        while open_headings and blocks[open_headings[-1]].level >= block.level:
+    for index in headings:
+        level = blocks[index].level
+        while open_headings and blocks[open_headings[-1]].level >= level:
             ends[open_headings.pop()] = index
         open_headings.append(index)
     for index in open_headings:
@@ -601,14 +602,16 @@ class UnitTree:
 
     def _sticky(self, unit: Unit) -> bool:
         """A heading line, or a block that is only markup (a rule): it goes with what follows."""
-        return unit.level == BLOCK and self.blocks[unit.block].kind in _STICKY_KINDS
+        return unit[2] == BLOCK and self.blocks[unit[3]][0] in _STICKY_KINDS
 
     def _markup(self, unit: Unit) -> str:
         """"open" or "close" for a block or section of markup without text (see the module
         docstring; "close": closing tags only), "" for anything else."""
-        if unit.level == BLOCK:
-            return self._block_markup(unit.block)
-        if unit.level != SECTION:
+        level = unit[2]
+        if level == BLOCK:
+            found = self._markup_of.get(unit[3])
+            return self._block_markup(unit[3]) if found is None else found
+        if level != SECTION:
             return ""
         # A block with text ends the question: a section's first block is usually its heading.
         closing = True
