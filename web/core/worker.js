@@ -72,10 +72,10 @@ async function idle() {
 }
 
 /**
- * Work for later that the page's first count should not wait for: the default encoding's
- * token tables and a first encode (which lets the browser compile the encoder's hot code),
- * in the request queue so that it never runs between two steps of a request; then, once
- * idle, the boot snapshot is written (snapshot.js) for the next visit.
+ * After ready: first what the first count would otherwise do itself, the default encoding's
+ * token tables and a first encode (after which the browser compiles the encoder's hot code
+ * in the background), queued like a request so that it never runs between two steps of
+ * one; then, once idle, the boot snapshot is written (snapshot.js) for the next visit.
  */
 function afterReady(ready) {
   queue = queue.then(() => ready.warm()).catch(() => {});

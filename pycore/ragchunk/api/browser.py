@@ -39,6 +39,9 @@ def warm(name: str, sample: str) -> int:
     """Make ready what the first count with encoding ``name`` needs: its token tables, and
     one encode of ``sample`` (the browser compiles the encoder's hot code after a first use).
     Returns the tokens of ``sample``; the worker calls it once it is ready, before any request.
+
+    >>> warm("cl100k_base", "hello world")
+    2
     """
     return len(REGISTRY.get(name).encode_with_offsets(sample).ids)
 
