@@ -126,9 +126,10 @@ function failFast(loading) {
  * earlier boot when it has one. `progress(stage, done, total, params)` reports each stage by its code
  * ("runtime", "wheel", "encoding" {name}). Resolves with the engine:
  * {pyodide, glue, workspace, start(type, payload, document) -> a Python generator of steps,
- *  ensureTokenizer(name, progress), ensureReader(kind, progress), warm() (the default encoder's
- *  first use, ahead of the first request), snapshot (a Uint8Array for
- *  `snapshots` to keep, or null), restored (whether it came from one)}.
+ *  ensureTokenizer(name, progress), ensureReader(kind, progress), warm() (the default encoder
+ *  handed to Python and used once, ahead of the first request), takeSnapshot() (after a boot
+ *  with `snapshots`, before any request or warm(): the heap for `snapshots` to keep, or null;
+ *  else null itself), restored (whether it came from a snapshot)}.
  */
 export async function bootEngine(progress = () => {}, assets = site(), snapshots = null) {
   const defaultEncoding = SPEC.defaults.encoding;
@@ -144,11 +145,13 @@ export async function bootEngine(progress = () => {}, assets = site(), snapshots
   const glue = pyodide.pyimport("ragchunk.api.browser");
   const workspace = pyodide.pyimport("ragchunk.api").Workspace();
 
-  // Loads an encoding's table the first time it is asked for; later calls reuse it.
-  function ensureEncoder(name, built = null) {
+  // Loads an encoding's table the first time it is asked for; later calls reuse it. The
+  // default one, built during the boot, reaches Python with the first request that needs
+  // it (or warm()), after the boot snapshot is taken: no JS object may be in that heap.
+  function ensureEncoder(name) {
     if (!encoders.has(name)) {
       const loading = (async () => {
-        const { table, encoder } = await (built ?? buildEncoder(name));
+        const { table, encoder } = await (name === defaultEncoding ? firstEncoder : buildEncoder(name));
         glue.provide_encoder(name, encoder, table.bpe_ranks, (source) => encoder.encode_ordinary(source.text));
       })();
       loading.catch(() => encoders.delete(name));
@@ -217,14 +220,17 @@ export async function bootEngine(progress = () => {}, assets = site(), snapshots
   }
 
   progress("encoding", 2, BOOT_STAGES, { name: defaultEncoding });
-  await ensureEncoder(defaultEncoding, firstEncoder);
+  await firstEncoder;
   // A pasted text goes to Python wrapped as {text}, so the encoder can read the JS string
   // itself (see ragchunk.api.browser.JsText); bytes and null pass as they are.
   const start = (type, payload, document) =>
     glue.start(workspace, type, JSON.stringify(payload), typeof document === "string" ? { text: document } : document ?? undefined);
-  // Warm-up text for the default encoder: the site's own spec, words and numbers (~30 KB).
-  const warm = () => glue.warm(defaultEncoding, JSON.stringify(SPEC));
-  return { pyodide, glue, workspace, start, ensureTokenizer, ensureReader, warm, snapshot, restored };
+  // Warm-up text for the default encoder: the site's own spec, words and numbers (~12 KB).
+  const warm = async () => {
+    await ensureEncoder(defaultEncoding);
+    glue.warm(defaultEncoding, JSON.stringify(SPEC));
+  };
+  return { pyodide, glue, workspace, start, ensureTokenizer, ensureReader, warm, takeSnapshot: snapshot, restored };
 }
 
 const QUIET = { stdout: () => {}, stderr: () => {} };
@@ -232,7 +238,8 @@ const QUIET = { stdout: () => {}, stderr: () => {} };
 /**
  * Python with the wheel installed and the front door imported: restored from the snapshot
  * `snapshots` holds (see snapshot.js) when there is one that works, else booted. A boot with
- * a store gives the snapshot of its heap to keep ({snapshot}); a restore says {restored: true}.
+ * a store gives the function that takes the snapshot of its heap ({snapshot}); a restore
+ * says {restored: true}.
  */
 async function bootPython(progress, assets, snapshots) {
   const saved = await snapshots?.open().catch(() => null);
@@ -259,7 +266,7 @@ async function bootPython(progress, assets, snapshots) {
   await assets.installWheel(pyodide);
   pyodide.pyimport("ragchunk.api");
   pyodide.pyimport("ragchunk.api.browser");
-  return { pyodide, snapshot: snapshots ? takeSnapshot(pyodide) : null, restored: false };
+  return { pyodide, snapshot: snapshots ? () => takeSnapshot(pyodide) : null, restored: false };
 }
 
 /** The tokenizer a request counts with: its model's, its encoding, the default for analyze, or none (the estimate). */

@@ -11,13 +11,13 @@
 //   restore the wheel is unpacked again (the modules are imported already; a later, lazy
 //   import reads the files) and importlib's caches of the old directories are dropped;
 // - no JavaScript object: Pyodide cannot serialise a JS object Python holds, so the
-//   snapshot is taken before the encoders reach Python (engine.js), and the list of loaded
-//   packages is emptied first so that the restored runtime installs the wheel again;
+//   snapshot is taken before the encoders reach Python (engine.js hands them over with the
+//   first request), and the list of loaded packages is emptied first;
 // - a heap for one Pyodide build and one wheel: it is stored under both (snapshotKey), and
 //   Pyodide refuses one of another build itself.
 //
-// Taking it costs one copy of the heap at boot (~20 ms); writing it to Cache Storage is done
-// by the worker once the page is ready and idle (worker.js).
+// The worker takes it right after telling the page it is ready (one copy of the ~30 MB
+// heap), and writes it to Cache Storage once it is idle (worker.js).
 
 /** Whether the site's worker uses snapshots at all (tests build a site with this false). */
 export const SNAPSHOTS = true;

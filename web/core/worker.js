@@ -72,19 +72,23 @@ async function idle() {
 }
 
 /**
- * After ready: first what the first count would otherwise do itself, the default encoding's
- * token tables and a first encode (after which the browser compiles the encoder's hot code
- * in the background), queued like a request so that it never runs between two steps of
- * one; then, once idle, the boot snapshot is written (snapshot.js) for the next visit.
+ * After ready (the page has been told): the boot snapshot is taken at once, before any
+ * request waiting for the boot runs (snapshot.js: no JS object may have reached Python);
+ * then, queued like a request so that it never runs between two steps of one, what the
+ * first count would otherwise do itself: the default encoding's token tables and a first
+ * encode (after which the browser compiles the encoder's hot code in the background). Once
+ * the worker is idle, the snapshot is written for the next visit.
  */
 function afterReady(ready) {
+  let snapshot = ready.takeSnapshot?.() ?? null;
   queue = queue.then(() => ready.warm()).catch(() => {});
-  if (!ready.snapshot) return;
-  idle()
-    .then(() => snapshots.save(ready.snapshot))
+  if (!snapshot) return;
+  queue
+    .then(idle)
+    .then(() => snapshots.save(snapshot))
     .catch((error) => console.warn(`ragchunk: the boot snapshot was not kept (${error?.message ?? error})`))
     .finally(() => {
-      ready.snapshot = null;
+      snapshot = null;
     });
 }
 
