@@ -1,5 +1,5 @@
 // Memory snapshots of the booted core: a second visit restores Python with the ragchunk
-// modules already imported instead of booting it (~0.4 s instead of ~3 s).
+// modules already imported instead of booting it (bench/bench_browser.py, "worker ready (warm)").
 //
 // PRIVATE PYODIDE API. `_makeSnapshot`, `makeMemorySnapshot` and `_loadSnapshot` are not
 // public in Pyodide 314.0.7 (pyodide.d.ts marks them @private / @ignore) and may change with
