@@ -4,8 +4,9 @@
 Runs the built site (dist/, rebuilt first) in headless Chromium and prints each figure
 with the reference it is measured against in the same run:
 
-- navigation -> worker ready (cold: a new browser context each run, empty HTTP cache)
-  vs a bare ``loadPyodide`` in a module worker;
+- navigation -> worker ready, cold (a new browser context each run, empty HTTP cache) and
+  warm (a reload once the worker kept its boot snapshot) vs a bare ``loadPyodide`` in a
+  module worker, cold and warm;
 - time from pasting 1 MB of text (a clipboard paste event) to the exact token count on
   the page vs the same WASM encoder called from JS directly;
 - tokenization through the Python core (count, encode, the page's whole ``analyze``)
@@ -24,7 +25,8 @@ with the reference it is measured against in the same run:
   pieces, half NFD);
 - what each open tokenizer family fetches when first chosen (measured in the worker, and
   raw and gzip from dist/), and how long fetching, checking and building take;
-- bytes transferred on a first visit, raw and gzip.
+- bytes transferred on a first visit until the worker is ready, raw and gzip, vs bare
+  Pyodide's own files.
 
     python3 bench/bench_browser.py [--runs 5] [--json bench/out/browser.json]
 """
@@ -74,8 +76,43 @@ def new_page(browser, base_url):
     return context, page
 
 
+SNAPSHOT_KEPT = """async () => {
+    for (;;) {
+        if ((await (await caches.open('core-snapshot')).keys()).length) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+}"""
+
+
+def measure_cold_without_snapshots(browser, base_url, runs):
+    """Navigation -> worker ready, cold, on the same site with boot snapshots turned off
+    (core/snapshot.js SNAPSHOTS false): taking the snapshot must not make a cold boot slower."""
+    times = []
+    for _ in range(runs):
+        context, page = new_page(browser, base_url)
+        start = time.perf_counter()
+        page.goto("./")
+        page.wait_for_selector('#core-status[data-state="ready"]', timeout=120_000)
+        times.append((time.perf_counter() - start) * 1000)
+        context.close()
+    return median(times)
+
+
+def without_snapshots(site: Path, target: Path) -> Path:
+    """A copy of ``site`` whose worker never takes or restores a boot snapshot."""
+    shutil.copytree(site, target)
+    module = target / "core" / "snapshot.js"
+    source = module.read_text(encoding="utf-8")
+    assert "export const SNAPSHOTS = true;" in source, "core/snapshot.js changed: update the benchmark"
+    module.write_text(source.replace("export const SNAPSHOTS = true;", "export const SNAPSHOTS = false;"), encoding="utf-8")
+    return target
+
+
 def measure_boot(browser, base_url, runs):
-    site, bare, sizes = [], [], None
+    """Navigation -> worker ready, cold (a new context: empty HTTP cache, no snapshot) and warm
+    (the same context again, once the worker kept its boot snapshot), against a bare
+    ``loadPyodide`` in a module worker, cold (a new context) and warm (again in it)."""
+    site, warm, bare, bare_warm, sizes, bare_sizes, boots = [], [], [], [], None, None, []
     for run in range(runs):
         context, page = new_page(browser, base_url)
         responses = []
@@ -87,17 +124,34 @@ def measure_boot(browser, base_url, runs):
         site.append((time.perf_counter() - start) * 1000)
         if run == 0:
             sizes = transfer_sizes(responses)
+        page.evaluate(SNAPSHOT_KEPT)
+        page.evaluate(SETTLE)
+        start = time.perf_counter()
+        page.reload()
+        page.wait_for_selector('#core-status[data-state="ready"]', timeout=120_000)
+        warm.append((time.perf_counter() - start) * 1000)
+        boots.append(page.get_attribute("#core-status", "data-boot"))
         context.close()
 
         context, page = new_page(browser, base_url)
+        responses = []
+        page.on("response", lambda r: responses.append(r))
         page.goto("./bench.html")
         page.wait_for_function("() => window.benchReady")
         reply = page.evaluate("() => call('bareBoot')")
         assert reply["ok"], reply
         bare.append(reply["result"]["ms"])
+        if run == 0:
+            bare_sizes = transfer_sizes([r for r in responses if "/assets/pyodide/" in r.url])
+        page.reload()
+        page.wait_for_function("() => window.benchReady")
+        reply = page.evaluate("() => call('bareBoot')")
+        assert reply["ok"], reply
+        bare_warm.append(reply["result"]["ms"])
         context.close()
     return {"site_ready_ms": median(site), "bare_pyodide_ms": median(bare), "first_paint_chunks": first_paint_chunks,
-            "transfer": sizes}
+            "warm_ready_ms": median(warm), "bare_pyodide_warm_ms": median(bare_warm), "warm_boots": boots,
+            "transfer": sizes, "bare_transfer": bare_sizes}
 
 
 def measure_offline_visit(browser, base_url):
@@ -331,12 +385,16 @@ def main() -> int:
         server = make_server(site)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base_url = f"http://127.0.0.1:{server.server_address[1]}/"
+        plain = make_server(without_snapshots(site, Path(tmp) / "plain"))
+        threading.Thread(target=plain.serve_forever, daemon=True).start()
+        plain_url = f"http://127.0.0.1:{plain.server_address[1]}/"
         text = sample_text()
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
             boot = measure_boot(browser, base_url, args.runs)
+            boot["plain_ready_ms"] = measure_cold_without_snapshots(browser, plain_url, args.runs)
             offline_visit = measure_offline_visit(browser, base_url)
             first_count = measure_first_count(browser, base_url, text, args.runs)
             throughput = in_bench_worker(browser, base_url, "throughput", text, args.runs)
@@ -349,6 +407,7 @@ def main() -> int:
             open_tokenizers = measure_open_tokenizers(browser, base_url, args.runs)
             browser.close()
         server.shutdown()
+        plain.shutdown()
     cpython = measure_cpython(text, args.runs)
     tables = table_downloads(dist)
     mb = len(text.encode()) / 1e6
@@ -369,6 +428,11 @@ def main() -> int:
           f"{throughput['same'] and throughput['tokens'] == cpython['tokens']}")
     print(f"default answer at first paint: {boot['first_paint_chunks']} chunks (expected 23)")
     print(f"worker ready (cold)        {boot['site_ready_ms']:8.0f} ms  = {boot['site_ready_ms'] / boot['bare_pyodide_ms']:.2f} x bare loadPyodide ({boot['bare_pyodide_ms']:.0f} ms)")
+    print(f"worker ready (warm)        {boot['warm_ready_ms']:8.0f} ms  = {boot['warm_ready_ms'] / boot['bare_pyodide_ms']:.2f} x bare loadPyodide cold, "
+          f"{boot['warm_ready_ms'] / boot['bare_pyodide_warm_ms']:.2f} x warm ({boot['bare_pyodide_warm_ms']:.0f} ms); "
+          f"boots: {', '.join(boot['warm_boots'])}")
+    print(f"  ... cold, snapshots off  {boot['plain_ready_ms']:8.0f} ms  = {boot['plain_ready_ms'] / boot['bare_pyodide_ms']:.2f} x bare "
+          f"loadPyodide (with them: {boot['site_ready_ms'] / boot['plain_ready_ms']:.2f} x this)")
     print(f"paste 1 MB -> exact count  {first_count:8.0f} ms  = {first_count / direct:.2f} x direct WASM encode")
     print(f"WASM encode from JS        {direct:8.1f} ms  = 1.00 (reference, {mb / direct * 1000:.1f} MB/s)")
     value = throughput["analyzeMs"]
@@ -395,7 +459,11 @@ def main() -> int:
                   f"first tokenizer built {seen['built'] * 1000:.0f} ms")
     print_open_tokenizers(open_tokenizers, args.runs)
     t = boot["transfer"]
-    print(f"first visit transfer       {t['raw_bytes']:,} bytes raw, {t['gzip_bytes']:,} gzip, {t['files']} files")
+    b = boot["bare_transfer"]
+    print(f"first visit transfer       {t['raw_bytes']:,} bytes raw, {t['gzip_bytes']:,} gzip, {t['files']} files "
+          f"(until ready: what the first exact count needs) = {t['raw_bytes'] / b['raw_bytes']:.2f} x raw, "
+          f"{t['gzip_bytes'] / b['gzip_bytes']:.2f} x gzip bare Pyodide's own ({b['raw_bytes']:,} raw, {b['gzip_bytes']:,} gzip, "
+          f"{b['files']} files)")
     o = offline_visit
     print(f"  ... until offline-ready  {o['raw_bytes']:,} bytes raw, {o['gzip_bytes']:,} gzip, {o['files']} files "
           f"({o['raw_bytes'] / t['raw_bytes']:.3f} x; {o['revalidated_304']} precache requests answered 304)")

@@ -43,6 +43,15 @@ READER_WHEELS = {
 }
 
 
+def pyodide_build_id() -> str:
+    """The BUILD_ID of the npm Pyodide (in pyodide.mjs): the page keys its boot snapshots by it (core/snapshot.js)."""
+    source = (NODE_MODULES / "pyodide" / "pyodide.mjs").read_text(encoding="utf-8")
+    found = re.search(r'BUILD_ID:"([0-9a-f]{16,})"', source)
+    if not found:
+        raise SystemExit("build.py: no BUILD_ID in node_modules/pyodide/pyodide.mjs: has Pyodide changed? see web/core/snapshot.js")
+    return found.group(1)
+
+
 def core_version() -> str:
     core_on_path()
     import ragchunk
@@ -234,7 +243,8 @@ def build() -> Path:
         copy(source, assets / "wheels" / archive)
         reader_wheels[kind] = f"assets/wheels/{archive}"
     tools = tool_registry()
-    spec = {**form_spec(), "version": core_version(), "wheel": f"assets/wheels/{wheel_hash}/{wheel.name}", "tools": tools,
+    spec = {**form_spec(), "version": core_version(), "wheel": f"assets/wheels/{wheel_hash}/{wheel.name}",
+            "runtime_build": pyodide_build_id(), "tools": tools,
             "reader_wheels": reader_wheels, "example": worked_example()}
     # Each table's size on the site, so the page counts a family's load in bytes (one table
     # of XLM-R is most of its megabytes); the core knows no files, build.py does.

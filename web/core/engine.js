@@ -6,6 +6,7 @@
 // bytes inlined in the page.
 import { SPEC } from "../spec.js";
 import * as tiktokenGlue from "../assets/tiktoken/tiktoken_bg.js";
+import { afterRestore, restoreOptions, SNAPSHOT_BOOT, takeSnapshot } from "./snapshot.js";
 
 export const BOOT_STAGES = 4;
 
@@ -15,7 +16,9 @@ export const BOOT_STAGES = 4;
  *   response(path)             Promise<Response> for "tiktoken/tiktoken_bg.wasm", "encoders/<name>.json",
  *                              "tables/<file>"
  *   loadPyodide(options)       Promise<PyodideAPI>, `options` added to loadPyodide's own
+ *   pyodideModule()            Promise<createPyodideModule>, pyodide.asm.mjs's export (for a snapshot's restore)
  *   installWheel(pyodide, path) Promise<void>, a wheel of the site installed (default: the ragchunk wheel)
+ *   wheelBytes()               Promise<Uint8Array>, the ragchunk wheel's bytes (unpacked again after a restore)
  */
 export function siteAssets(base = new URL("../", import.meta.url)) {
   const assets = new URL("assets/", base);
@@ -28,6 +31,14 @@ export function siteAssets(base = new URL("../", import.meta.url)) {
     async loadPyodide(options) {
       const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", assets).href);
       return loadPyodide({ indexURL: new URL("pyodide/", assets).href, ...options });
+    },
+    async pyodideModule() {
+      return (await import(new URL("pyodide/pyodide.asm.mjs", assets).href)).default;
+    },
+    async wheelBytes() {
+      const response = await fetch(new URL(SPEC.wheel, base));
+      if (!response.ok) throw new Error(`${SPEC.wheel.split("/").pop()}: HTTP ${response.status}`);
+      return new Uint8Array(await response.arrayBuffer());
     },
     async installWheel(pyodide, path = SPEC.wheel) {
       const loadErrors = [];
@@ -111,12 +122,16 @@ function failFast(loading) {
 
 /**
  * Boot Pyodide, install the wheel and load the default encoding, with files from `assets`
- * (see siteAssets). `progress(stage, done, total, params)` reports each stage by its code
+ * (see siteAssets); with `snapshots` (snapshot.js snapshotStore), from a snapshot of an
+ * earlier boot when it has one. `progress(stage, done, total, params)` reports each stage by its code
  * ("runtime", "wheel", "encoding" {name}). Resolves with the engine:
  * {pyodide, glue, workspace, start(type, payload, document) -> a Python generator of steps,
- *  ensureTokenizer(name, progress), ensureReader(kind, progress)}.
+ *  ensureTokenizer(name, progress), ensureReader(kind, progress), warm() (the default encoder
+ *  handed to Python and used once, ahead of the first request), takeSnapshot() (after a boot
+ *  with `snapshots`, before any request or warm(): the heap for `snapshots` to keep, or null;
+ *  else null itself), restored (whether it came from a snapshot)}.
  */
-export async function bootEngine(progress = () => {}, assets = site()) {
+export async function bootEngine(progress = () => {}, assets = site(), snapshots = null) {
   const defaultEncoding = SPEC.defaults.encoding;
   const encoders = new Map();
   const loaded = new Map(); // open tokenizers' tables and extra readers, by name: Promise<void>
@@ -126,17 +141,17 @@ export async function bootEngine(progress = () => {}, assets = site()) {
   // The default encoder is loaded and built while Python boots.
   const firstEncoder = buildEncoder(defaultEncoding);
   firstEncoder.catch(() => {});
-  const pyodide = await failFast(assets.loadPyodide({ stdout: () => {}, stderr: () => {} }));
-  progress("wheel", 1, BOOT_STAGES);
-  await assets.installWheel(pyodide);
+  const { pyodide, snapshot, restored } = await bootPython(progress, assets, snapshots);
   const glue = pyodide.pyimport("ragchunk.api.browser");
   const workspace = pyodide.pyimport("ragchunk.api").Workspace();
 
-  // Loads an encoding's table the first time it is asked for; later calls reuse it.
-  function ensureEncoder(name, built = null) {
+  // Loads an encoding's table the first time it is asked for; later calls reuse it. The
+  // default one, built during the boot, reaches Python with the first request that needs
+  // it (or warm()), after the boot snapshot is taken: no JS object may be in that heap.
+  function ensureEncoder(name) {
     if (!encoders.has(name)) {
       const loading = (async () => {
-        const { table, encoder } = await (built ?? buildEncoder(name));
+        const { table, encoder } = await (name === defaultEncoding ? firstEncoder : buildEncoder(name));
         glue.provide_encoder(name, encoder, table.bpe_ranks, (source) => encoder.encode_ordinary(source.text));
       })();
       loading.catch(() => encoders.delete(name));
@@ -205,12 +220,53 @@ export async function bootEngine(progress = () => {}, assets = site()) {
   }
 
   progress("encoding", 2, BOOT_STAGES, { name: defaultEncoding });
-  await ensureEncoder(defaultEncoding, firstEncoder);
+  await firstEncoder;
   // A pasted text goes to Python wrapped as {text}, so the encoder can read the JS string
   // itself (see ragchunk.api.browser.JsText); bytes and null pass as they are.
   const start = (type, payload, document) =>
     glue.start(workspace, type, JSON.stringify(payload), typeof document === "string" ? { text: document } : document ?? undefined);
-  return { pyodide, glue, workspace, start, ensureTokenizer, ensureReader };
+  // Warm-up text for the default encoder: the site's own spec, words and numbers (~12 KB).
+  const warm = async () => {
+    await ensureEncoder(defaultEncoding);
+    glue.warm(defaultEncoding, JSON.stringify(SPEC));
+  };
+  return { pyodide, glue, workspace, start, ensureTokenizer, ensureReader, warm, takeSnapshot: snapshot, restored };
+}
+
+const QUIET = { stdout: () => {}, stderr: () => {} };
+
+/**
+ * Python with the wheel installed and the front door imported: restored from the snapshot
+ * `snapshots` holds (see snapshot.js) when there is one that works, else booted. A boot with
+ * a store gives the function that takes the snapshot of its heap ({snapshot}); a restore
+ * says {restored: true}.
+ */
+async function bootPython(progress, assets, snapshots) {
+  const saved = await snapshots?.open().catch(() => null);
+  if (saved) {
+    try {
+      // The wheel and the snapshot's bytes are read while Pyodide compiles.
+      const wheel = assets.wheelBytes();
+      wheel.catch(() => {});
+      const create = await assets.pyodideModule();
+      const pyodide = await failFast(assets.loadPyodide({ ...QUIET, ...restoreOptions(saved, create) }));
+      progress("wheel", 1, BOOT_STAGES);
+      // The heap has the modules; the files of the file system were not in it.
+      afterRestore(pyodide, await wheel);
+      pyodide.pyimport("ragchunk.api.browser");
+      return { pyodide, snapshot: null, restored: true };
+    } catch (error) {
+      // Stale (another Pyodide build), cut short or refused: forget it and boot.
+      console.warn(`ragchunk: the boot snapshot was not used (${error?.message ?? error})`);
+      await snapshots.discard().catch(() => {});
+    }
+  }
+  const pyodide = await failFast(assets.loadPyodide({ ...QUIET, ...(snapshots ? SNAPSHOT_BOOT : {}) }));
+  progress("wheel", 1, BOOT_STAGES);
+  await assets.installWheel(pyodide);
+  pyodide.pyimport("ragchunk.api");
+  pyodide.pyimport("ragchunk.api.browser");
+  return { pyodide, snapshot: snapshots ? () => takeSnapshot(pyodide) : null, restored: false };
 }
 
 /** The tokenizer a request counts with: its model's, its encoding, the default for analyze, or none (the estimate). */

@@ -7,8 +7,10 @@
 // never reaches Python; a message without an id cannot be answered and is dropped.
 // Documents live in Python's workspace by id ("load" answers {doc}); a settings change
 // re-packs a loaded document without encoding it again.
+import { SPEC } from "../spec.js";
 import { answerRequest, BOOT_STAGES, bootEngine, pause } from "./engine.js";
 import { messageProblems, requestErrors } from "./messages.js";
+import { snapshotKey, snapshotStore } from "./snapshot.js";
 
 let engine = null;
 let queue = Promise.resolve();
@@ -17,6 +19,7 @@ let booting = true;
 // that crossed its request's reply would otherwise stay, and stop a later request).
 const open = new Set();
 const cancelled = new Set();
+let requestsSeen = 0;
 
 const progress = (id) => (stage, done, total, params = {}) =>
   postMessage({ type: "progress", ...(id === undefined ? {} : { id }), stage, done, total, params });
@@ -38,12 +41,15 @@ addEventListener("unhandledrejection", (event) => {
 });
 
 const started = performance.now();
-const booted = bootEngine(progress(undefined)).then(
+const snapshots = snapshotStore(snapshotKey(SPEC.wheel, SPEC.runtime_build));
+const booted = bootEngine(progress(undefined), undefined, snapshots).then(
   (ready) => {
     engine = ready;
     booting = false;
     progress(undefined)("ready", BOOT_STAGES, BOOT_STAGES);
-    postMessage({ type: "ready", version: ready.pyodide.version, bootMs: Math.round(performance.now() - started) });
+    postMessage({ type: "ready", version: ready.pyodide.version, bootMs: Math.round(performance.now() - started),
+      boot: ready.restored ? "snapshot" : "fresh" });
+    afterReady(ready);
   },
   (error) => {
     postMessage({ type: "failed", message: String(error?.message ?? error) });
@@ -51,6 +57,40 @@ const booted = bootEngine(progress(undefined)).then(
   },
 );
 booted.catch(() => {});
+
+// How long the worker must have had nothing to do before it does its own work.
+const IDLE_MS = 500;
+
+/** Resolves once no request has been open for IDLE_MS. */
+async function idle() {
+  for (;;) {
+    const seen = requestsSeen;
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    await queue;
+    if (!open.size && seen === requestsSeen) return;
+  }
+}
+
+/**
+ * After ready (the page has been told): the boot snapshot is taken at once, before any
+ * request waiting for the boot runs (snapshot.js: no JS object may have reached Python);
+ * then, queued like a request so that it never runs between two steps of one, what the
+ * first count would otherwise do itself: the default encoding's token tables and a first
+ * encode (after which the browser compiles the encoder's hot code in the background). Once
+ * the worker is idle, the snapshot is written for the next visit.
+ */
+function afterReady(ready) {
+  let snapshot = ready.takeSnapshot?.() ?? null;
+  queue = queue.then(() => ready.warm()).catch(() => {});
+  if (!snapshot) return;
+  queue
+    .then(idle)
+    .then(() => snapshots.save(snapshot))
+    .catch((error) => console.warn(`ragchunk: the boot snapshot was not kept (${error?.message ?? error})`))
+    .finally(() => {
+      snapshot = null;
+    });
+}
 
 onmessage = (event) => {
   const message = event.data;
@@ -63,6 +103,7 @@ onmessage = (event) => {
     return;
   }
   open.add(message.id);
+  requestsSeen++;
   // One request at a time: Python is single-threaded and replies must keep their order.
   queue = queue
     .then(() => booted)

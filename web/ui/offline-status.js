@@ -2,9 +2,22 @@
 import { show } from "../i18n/i18n.js";
 import { $ } from "./dom.js";
 
+// How long after the core is ready the offline copy may wait for an idle moment at most.
+const IDLE_TIMEOUT_MS = 5000;
+
 /**
- * Register the service worker and say in #offline-status when the site works offline;
- * when a new build is waiting, offer to switch to it.
+ * Once the page is idle after `core` is ready, enableOffline(): a first visit fetches what
+ * the first exact count needs and nothing else before it; the rest of the offline copy
+ * (the other encodings, the open models' tables, the readers' wheels) comes after.
+ */
+export function enableOfflineWhenIdle(core) {
+  const later = globalThis.requestIdleCallback ?? ((run) => setTimeout(run, 0));
+  core.addEventListener("ready", () => later(() => enableOffline(), { timeout: IDLE_TIMEOUT_MS }), { once: true });
+}
+
+/**
+ * Register the service worker and say in #offline-status when the site works offline
+ * (while it saves the files, that it does); when a new build is waiting, offer to switch to it.
  */
 export async function enableOffline() {
   const status = $("offline-status");
@@ -27,6 +40,11 @@ export async function enableOffline() {
     status.dataset.state = "update";
   };
   offerUpdate(registration.waiting);
+  // A first visit: the service worker is saving the site (sw.js install) until it is active.
+  if (!registration.active && !status.dataset.state) {
+    show(status, "offline.saving");
+    status.dataset.state = "saving";
+  }
   registration.addEventListener("updatefound", () => {
     const incoming = registration.installing;
     incoming?.addEventListener("statechange", () => {

@@ -27,6 +27,8 @@ export function bindCoreStatus(core, { onReady = () => {}, onTaskProgress = () =
   });
   core.addEventListener("ready", ({ detail }) => {
     $("core-status").dataset.state = "ready";
+    // Restored from an earlier visit's snapshot, or booted (core/snapshot.js).
+    $("core-status").dataset.boot = detail.boot ?? "fresh";
     $("core-progress").value = $("core-progress").max;
     show($("core-stage"), "core.ready", { seconds: fixed(detail.bootMs / 1000, 1) });
     onReady();
