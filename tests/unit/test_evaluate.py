@@ -251,6 +251,36 @@ def test_minilm_vectors_equal_a_reference_forward_pass(tmp_path):
         assert np.max(np.abs(vector - expected)) < 1e-4
 
 
+def test_chunks_past_the_model_are_counted_from_the_one_tokenization_the_model_reads(monkeypatch):
+    pytest.importorskip("onnxruntime")
+    from ragchunk.evaluate import minilm
+
+    wordpiece = ragchunk.get_tokenizer("bert-base-uncased")
+    calls: dict[str, list[str]] = {"encode": [], "count": []}
+
+    class Counting:
+        def encode(self, text):
+            calls["encode"].append(text)
+            return wordpiece.encode(text)
+
+        def count(self, text):
+            calls["count"].append(text)
+            return wordpiece.count(text)
+
+    monkeypatch.setattr(minilm, "get_tokenizer", lambda name: Counting())
+    long_paragraph = " ".join(f"Step {n} of the installer copies the files." for n in range(60))
+    docs = [("guide.md", GUIDE + "\n" + long_paragraph + "\n")]
+    question = Question("1", "What does the installer copy?", ("copies the files",))
+    result = evaluate(docs, [question], by=("fixed",), sizes=(64, 512), retrievers=("minilm",), k=1).to_json()
+    indexed = [chunk.indexed for size in (64, 512) for chunk in chunks_of(grid(by=("fixed",), sizes=(size,))[0],
+                                                                          docs, "cl100k_base")]
+    assert sorted(calls["encode"]) == sorted(set(indexed) | {question.question})  # each text tokenized once
+    assert calls["count"] == []
+    cut = [text for text in indexed if wordpiece.count(text) > minilm.MAX_TOKENS - 2]  # all of them at 512
+    by_size = {row["size"]: row["chunks_past_model"] for row in result["results"]}
+    assert by_size[64] == 0 and by_size[512] == len(cut) > 0
+
+
 def test_the_model_file_is_hash_checked(tmp_path, monkeypatch):
     from ragchunk.evaluate import minilm
 
