@@ -6,10 +6,13 @@ from __future__ import annotations
 import io
 import json
 import math
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import snowballstemmer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
 
@@ -150,6 +153,25 @@ def test_bm25_scores_as_lucene_does():
     assert scores[2] == pytest.approx(expected(terms(docs[2]), "cherri", 2))
     assert index.top("cherry apple", 3) == sorted(scores, key=lambda i: -scores[i])
     assert terms("The running dogs") == ["run", "dog"]
+
+
+def test_bm25_ranks_and_scores_alike_on_cpython_and_in_pyodide(tmp_path):
+    root = Path(__file__).resolve().parents[2]
+    node = shutil.which("node")
+    assert node and (root / "node_modules" / "pyodide").is_dir(), "needs node and npm pyodide (build.py test installs)"
+    chunks = [chunk.embed_text or chunk.text for path in sorted((DATA / "corpora").glob("*.md"))
+              for chunk in ragchunk.split(path.read_text(encoding="utf-8"), size=256).chunks]
+    questions = [q.question for q in read_questions((DATA / "questions.csv").read_bytes(), "questions.csv")]
+    (tmp_path / "input.json").write_text(json.dumps({"chunks": chunks, "questions": questions, "k": 10}))
+    ran = subprocess.run([node, str(Path(__file__).with_name("pyodide_bm25.mjs")), str(root / "pycore"),
+                          str(Path(snowballstemmer.__file__).parent), str(tmp_path / "input.json")],
+                         capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    pyodide = json.loads(ran.stdout)
+    index = BM25(chunks)
+    assert pyodide["top"] == [index.top(question, 10) for question in questions]
+    assert pyodide["scores"] == [sorted(map(list, index.scores(question).items())) for question in questions]
+    assert len(chunks) > 1000 and sum(map(len, pyodide["top"])) > 3000  # a real ranking, not empty lists
 
 
 def test_reciprocal_rank_fusion_prefers_what_both_rank_high():
