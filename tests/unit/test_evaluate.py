@@ -359,6 +359,27 @@ def test_a_bad_flag_is_named_with_the_fix(tmp_path, capsys, flags, message):
     assert code == 2 and message in err and "Traceback" not in err
 
 
+def test_the_progress_line_says_the_setting_the_stage_and_while_embedding_the_rate_and_time_left():
+    from ragchunk.cli.evaluate import StageProgress
+
+    out, now = io.StringIO(), [0.0]
+    progress = StageProgress(True, out, clock=lambda: now[0])
+    for stage, done, total, at in [("locating answers", 0, 3, 0.0), ("chunking fixed 128/16", 0, 12, 0.1),
+                                   ("embedding fixed 128/16", 32, 100, 1.0), ("embedding fixed 128/16", 64, 100, 1.1),
+                                   ("embedding fixed 128/16", 96, 100, 3.0), ("chunking fixed 256/32", 1, 12, 3.5)]:
+        now[0] = at
+        progress(stage, done, total)
+    progress.close()
+    lines = out.getvalue().split("\r\x1b[K")
+    assert lines[1:] == ["locating answers: 0/3", "setting 1/12, chunking fixed 128/16",
+                         "setting 1/12, embedding fixed 128/16: 32/100 chunks",  # the next within 0.2 s is not drawn
+                         "setting 1/12, embedding fixed 128/16: 96/100 chunks, 32.0 chunks/s, 0 s left",
+                         "setting 2/12, chunking fixed 256/32", ""]
+    silent = io.StringIO()
+    StageProgress(False, silent)("locating answers", 0, 3)
+    assert silent.getvalue() == ""
+
+
 def test_an_empty_or_missing_questions_file_is_named(tmp_path, capsys):
     (tmp_path / "guide.md").write_text(GUIDE, encoding="utf-8")
     (tmp_path / "q.txt").write_text("", encoding="utf-8")
