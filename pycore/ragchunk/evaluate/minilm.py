@@ -114,6 +114,18 @@ class MiniLM:
         self._session = onnxruntime.InferenceSession(str(path or model_file()), options,
                                                      providers=["CPUExecutionProvider"])
 
+    def inputs(self, rows: Sequence[Sequence[int]]) -> dict[str, Any]:
+        """The model's inputs for one batch of :func:`token_ids`: the ids padded to the longest
+        with zeros, the mask of the real tokens, and the token types (all zero)."""
+        np = self._np
+        width = max(len(row) for row in rows)
+        ids = np.zeros((len(rows), width), dtype=np.int64)
+        mask = np.zeros((len(rows), width), dtype=np.int64)
+        for index, row in enumerate(rows):
+            ids[index, : len(row)] = row
+            mask[index, : len(row)] = 1
+        return {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+
     def embed(self, texts: Sequence[str], progress: Callable[[int], None] | None = None) -> list[Any]:
         """One unit vector per text, in order (a numpy array each)."""
         return self.embed_ids([token_ids(text) for text in texts], progress)
@@ -126,15 +138,9 @@ class MiniLM:
         out: list[Any] = []
         for first in range(0, len(sequences), BATCH):
             rows = sequences[first:first + BATCH]
-            width = max(len(row) for row in rows)
-            ids = np.zeros((len(rows), width), dtype=np.int64)
-            mask = np.zeros((len(rows), width), dtype=np.int64)
-            for index, row in enumerate(rows):
-                ids[index, : len(row)] = row
-                mask[index, : len(row)] = 1
-            hidden = self._session.run(None, {"input_ids": ids, "attention_mask": mask,
-                                              "token_type_ids": np.zeros_like(ids)})[0]
-            weights = mask[:, :, None].astype(hidden.dtype)
+            inputs = self.inputs(rows)
+            hidden = self._session.run(None, inputs)[0]
+            weights = inputs["attention_mask"][:, :, None].astype(hidden.dtype)
             pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
             pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
             out.extend(pooled)
