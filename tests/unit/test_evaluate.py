@@ -293,14 +293,17 @@ def test_chunks_past_the_model_are_counted_from_the_one_tokenization_the_model_r
     long_paragraph = " ".join(f"Step {n} of the installer copies the files." for n in range(60))
     docs = [("guide.md", GUIDE + "\n" + long_paragraph + "\n")]
     question = Question("1", "What does the installer copy?", ("copies the files",))
-    result = evaluate(docs, [question], by=("fixed",), sizes=(64, 512), retrievers=("minilm",), k=1).to_json()
-    indexed = [chunk.indexed for size in (64, 512) for chunk in chunks_of(grid(by=("fixed",), sizes=(size,))[0],
-                                                                          docs, "cl100k_base")]
-    assert sorted(calls["encode"]) == sorted(set(indexed) | {question.question})  # each text tokenized once
+    result = evaluate(docs, [question], by=("fixed", "headings"), sizes=(64, 512), retrievers=("minilm",),
+                      k=1).to_json()
+    indexed = {setting: [chunk.indexed for chunk in chunks_of(setting, docs, "cl100k_base")]
+               for setting in grid(by=("fixed", "headings"), sizes=(64, 512))}
+    every = {text for texts in indexed.values() for text in texts}
+    assert sorted(calls["encode"]) == sorted(every | {question.question})  # each text tokenized once
     assert calls["count"] == []
-    cut = [text for text in indexed if wordpiece.count(text) > minilm.MAX_TOKENS - 2]  # all of them at 512
-    by_size = {row["size"]: row["chunks_past_model"] for row in result["results"]}
-    assert by_size[64] == 0 and by_size[512] == len(cut) > 0
+    for row, (setting, texts) in zip(result["results"], indexed.items(), strict=True):
+        cut = [text for text in texts if wordpiece.count(text) > minilm.MAX_TOKENS - 2]
+        assert (row["by"], row["size"], row["chunks_past_model"]) == (setting.by, setting.size, len(cut))
+        assert (row["chunks_past_model"] > 0) == (setting.size == 512), row
 
 
 def test_the_model_file_is_hash_checked(tmp_path, monkeypatch):

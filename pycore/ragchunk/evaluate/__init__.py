@@ -204,8 +204,8 @@ def evaluate_steps(documents: Sequence[tuple[str, str]], questions: Sequence[Que
     cache = None
     if any(name != "bm25" for name in wanted):
         if embedder is None:
-            model = MiniLM()
-            cache = EmbeddingCache(model.embed, model.embed_ids)
+            minilm = MiniLM()
+            cache = EmbeddingCache(minilm.embed, minilm.embed_ids)
         else:
             cache = EmbeddingCache(embedder)
         cache.add(texts)
