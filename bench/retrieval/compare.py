@@ -1,6 +1,6 @@
 """Compare two runs of bench_retrieval.py: per row, target and corpus, the change in IoU and recall.
 
-    python3 bench/retrieval/compare.py BEFORE.json AFTER.json [--family ragchunk] [--retriever BM25]
+    python3 bench/retrieval/compare.py BEFORE.json AFTER.json [--family ragchunk] [--retriever bm25s]
 
 Each cell is ``ΔIoU/Δrecall`` in percentage points (after − before) and, per corpus, the
 paired count of questions whose recall rose and fell (``+a-b``): a change that moves a
@@ -28,7 +28,7 @@ def main() -> None:
     parser.add_argument("before", type=Path)
     parser.add_argument("after", type=Path)
     parser.add_argument("--family", default="ragchunk", help="rows of this family only ('' for all)")
-    parser.add_argument("--retriever", default="BM25")
+    parser.add_argument("--retriever", default="bm25s")
     args = parser.parse_args()
     before, corpus_of = load(args.before)
     after, _ = load(args.after)

@@ -41,7 +41,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", type=Path, nargs="+")
     parser.add_argument("--scope", default="all", help="'all' or a corpus name")
-    parser.add_argument("--retriever", default="BM25")
+    parser.add_argument("--retriever", default="bm25s")
     args = parser.parse_args()
     merged: dict[tuple, dict] = {}
     for path in args.runs:

@@ -6,10 +6,13 @@ from __future__ import annotations
 import io
 import json
 import math
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import snowballstemmer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
 
@@ -152,6 +155,25 @@ def test_bm25_scores_as_lucene_does():
     assert terms("The running dogs") == ["run", "dog"]
 
 
+def test_bm25_ranks_and_scores_alike_on_cpython_and_in_pyodide(tmp_path):
+    root = Path(__file__).resolve().parents[2]
+    node = shutil.which("node")
+    assert node and (root / "node_modules" / "pyodide").is_dir(), "needs node and npm pyodide (build.py test installs)"
+    chunks = [chunk.embed_text or chunk.text for path in sorted((DATA / "corpora").glob("*.md"))
+              for chunk in ragchunk.split(path.read_text(encoding="utf-8"), size=256).chunks]
+    questions = [q.question for q in read_questions((DATA / "questions.csv").read_bytes(), "questions.csv")]
+    (tmp_path / "input.json").write_text(json.dumps({"chunks": chunks, "questions": questions, "k": 10}))
+    ran = subprocess.run([node, str(Path(__file__).with_name("pyodide_bm25.mjs")), str(root / "pycore"),
+                          str(Path(snowballstemmer.__file__).parent), str(tmp_path / "input.json")],
+                         capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    pyodide = json.loads(ran.stdout)
+    index = BM25(chunks)
+    assert pyodide["top"] == [index.top(question, 10) for question in questions]
+    assert pyodide["scores"] == [sorted(map(list, index.scores(question).items())) for question in questions]
+    assert len(chunks) > 1000 and sum(map(len, pyodide["top"])) > 3000  # a real ranking, not empty lists
+
+
 def test_reciprocal_rank_fusion_prefers_what_both_rank_high():
     assert rrf([[3, 1, 2], [1, 3, 0]], 2) == [3, 1]
     assert rrf([[5], []], 3) == [5]
@@ -251,6 +273,39 @@ def test_minilm_vectors_equal_a_reference_forward_pass(tmp_path):
         assert np.max(np.abs(vector - expected)) < 1e-4
 
 
+def test_chunks_past_the_model_are_counted_from_the_one_tokenization_the_model_reads(monkeypatch):
+    pytest.importorskip("onnxruntime")
+    from ragchunk.evaluate import minilm
+
+    wordpiece = ragchunk.get_tokenizer("bert-base-uncased")
+    calls: dict[str, list[str]] = {"encode": [], "count": []}
+
+    class Counting:
+        def encode(self, text):
+            calls["encode"].append(text)
+            return wordpiece.encode(text)
+
+        def count(self, text):
+            calls["count"].append(text)
+            return wordpiece.count(text)
+
+    monkeypatch.setattr(minilm, "get_tokenizer", lambda name: Counting())
+    long_paragraph = " ".join(f"Step {n} of the installer copies the files." for n in range(60))
+    docs = [("guide.md", GUIDE + "\n" + long_paragraph + "\n")]
+    question = Question("1", "What does the installer copy?", ("copies the files",))
+    result = evaluate(docs, [question], by=("fixed", "headings"), sizes=(64, 512), retrievers=("minilm",),
+                      k=1).to_json()
+    indexed = {setting: [chunk.indexed for chunk in chunks_of(setting, docs, "cl100k_base")]
+               for setting in grid(by=("fixed", "headings"), sizes=(64, 512))}
+    every = {text for texts in indexed.values() for text in texts}
+    assert sorted(calls["encode"]) == sorted(every | {question.question})  # each text tokenized once
+    assert calls["count"] == []
+    for row, (setting, texts) in zip(result["results"], indexed.items(), strict=True):
+        cut = [text for text in texts if wordpiece.count(text) > minilm.MAX_TOKENS - 2]
+        assert (row["by"], row["size"], row["chunks_past_model"]) == (setting.by, setting.size, len(cut))
+        assert (row["chunks_past_model"] > 0) == (setting.size == 512), row
+
+
 def test_the_model_file_is_hash_checked(tmp_path, monkeypatch):
     from ragchunk.evaluate import minilm
 
@@ -305,6 +360,27 @@ def test_a_bad_flag_is_named_with_the_fix(tmp_path, capsys, flags, message):
     code, _ = run("evaluate", str(tmp_path / "guide.md"), "--questions", str(tmp_path / "q.txt"), *flags)
     err = capsys.readouterr().err
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_the_progress_line_says_the_setting_the_stage_and_while_embedding_the_rate_and_time_left():
+    from ragchunk.cli.evaluate import StageProgress
+
+    out, now = io.StringIO(), [0.0]
+    progress = StageProgress(True, out, clock=lambda: now[0])
+    for stage, done, total, at in [("locating answers", 0, 3, 0.0), ("chunking fixed 128/16", 0, 12, 0.1),
+                                   ("embedding fixed 128/16", 32, 100, 1.0), ("embedding fixed 128/16", 64, 100, 1.1),
+                                   ("embedding fixed 128/16", 96, 100, 3.0), ("chunking fixed 256/32", 1, 12, 3.5)]:
+        now[0] = at
+        progress(stage, done, total)
+    progress.close()
+    lines = out.getvalue().split("\r\x1b[K")
+    assert lines[1:] == ["locating answers: 0/3", "setting 1/12, chunking fixed 128/16",
+                         "setting 1/12, embedding fixed 128/16: 32/100 chunks",  # the next within 0.2 s is not drawn
+                         "setting 1/12, embedding fixed 128/16: 96/100 chunks, 32.0 chunks/s, 0 s left",
+                         "setting 2/12, chunking fixed 256/32", ""]
+    silent = io.StringIO()
+    StageProgress(False, silent)("locating answers", 0, 3)
+    assert silent.getvalue() == ""
 
 
 def test_an_empty_or_missing_questions_file_is_named(tmp_path, capsys):

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -40,24 +41,49 @@ def _questions(path: str) -> list:
 
 
 class StageProgress:
-    """One line on standard error, rewritten in place: the stage and how far it is."""
+    """One line on standard error, rewritten in place, as ``split``'s: which setting of how
+    many, its stage, how far the stage is, and while embedding the rate and the time left.
 
-    def __init__(self, enabled: bool) -> None:
+    ``stream`` and ``clock`` are standard error and ``time.monotonic`` unless a test gives others.
+    """
+
+    def __init__(self, enabled: bool, stream: TextIO | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.enabled = enabled
-        self.shown = 0.0
+        self.stream = stream or sys.stderr
+        self.clock = clock
+        self.shown = -1.0
+        self.setting = ""
+        self.stage = ""
+        self.first = (0.0, 0)  # when the stage was first heard, and how far it was then
 
     def __call__(self, stage: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if not self.enabled or (now - self.shown < 0.2 and done < total):
+        if not self.enabled:
+            return
+        now = self.clock()
+        if stage != self.stage:
+            self.stage, self.first = stage, (now, done)
+        elif now - self.shown < 0.2 and done < total:
             return
         self.shown = now
-        sys.stderr.write(f"\r\x1b[K{stage}: {done:,}/{total:,}")
-        sys.stderr.flush()
+        if stage.startswith("chunking "):
+            self.setting = f"setting {done + 1:,}/{total:,}, "
+            line = stage
+        elif stage.startswith("embedding "):
+            line = f"{stage}: {done:,}/{total:,} chunks"
+            seconds, before = now - self.first[0], self.first[1]
+            if done > before and seconds > 0:
+                rate = (done - before) / seconds
+                line += f", {rate:,.1f} chunks/s, {(total - done) / rate:,.0f} s left"
+        else:
+            line = f"{stage}: {done:,}/{total:,}"
+        self.stream.write(f"\r\x1b[K{self.setting}{line}")
+        self.stream.flush()
 
     def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
+        if self.enabled and self.shown >= 0:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
 
 
 def _percent(value: float | None) -> str:

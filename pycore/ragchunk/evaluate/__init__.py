@@ -32,7 +32,7 @@ from ..settings.checks import check_whole
 from ..steps import drive
 from .grid import BY_EVALUATED, DEFAULT_SIZES, IndexedChunk, Setting, chunks_of, grid
 from .metrics import ChunkSpans, Score, bootstrap_interval, precision_omega, score
-from .minilm import MiniLM, model_reads_whole
+from .minilm import BATCH, MiniLM
 from .questions import Question, read_questions
 from .quotes import closest_passage, find_quote
 from .recommend import recommend
@@ -204,8 +204,10 @@ def evaluate_steps(documents: Sequence[tuple[str, str]], questions: Sequence[Que
     cache = None
     if any(name != "bm25" for name in wanted):
         if embedder is None:
-            embedder = MiniLM().embed
-        cache = EmbeddingCache(embedder)
+            minilm = MiniLM()
+            cache = EmbeddingCache(minilm.embed, minilm.embed_ids)
+        else:
+            cache = EmbeddingCache(embedder)
         cache.add(texts)
     rows = []
     for number, setting in enumerate(settings):
@@ -214,13 +216,13 @@ def evaluate_steps(documents: Sequence[tuple[str, str]], questions: Sequence[Que
         if cache is not None:
             missing = cache.missing([chunk.indexed for chunk in chunks])
             done = 0
-            for first in range(0, len(missing), 256):
-                cache.add(missing[first:first + 256])
-                done += len(missing[first:first + 256])
+            for first in range(0, len(missing), BATCH):
+                cache.add(missing[first:first + BATCH])
+                done += len(missing[first:first + BATCH])
                 yield (f"embedding {setting.label}", done, len(missing))
         past_model = None
         if cache is not None:
-            past_model = sum(1 for chunk in chunks if not model_reads_whole(chunk.indexed))
+            past_model = sum(1 for chunk in chunks if not cache.reads_whole(chunk.indexed))
         for name in wanted:
             ranked = _ranked(name, chunks, texts, k, cache)
             rows.append(_row(setting, name, k, chunks, located, ranked, price, None if name == "bm25" else past_model))

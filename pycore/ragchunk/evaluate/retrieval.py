@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .bm25 import BM25
+from .minilm import model_ids, model_reads_whole
 
 __all__ = ["RETRIEVERS", "RRF_K", "EmbeddingCache", "bm25_top", "dense_top", "rrf"]
 
@@ -29,19 +30,41 @@ def bm25_top(chunks: Sequence[str], questions: Sequence[str], k: int) -> list[li
 
 
 class EmbeddingCache:
-    """Text -> unit vector, each text embedded once by ``embed`` (a :class:`.minilm.MiniLM`'s)."""
+    """Text -> unit vector, each text embedded once by ``embed`` (a :class:`.minilm.MiniLM`'s),
+    and whether the model reads each text whole.
 
-    def __init__(self, embed: Callable[..., list[Any]]) -> None:
+    With ``embed_ids`` (:meth:`.minilm.MiniLM.embed_ids`), a new text is tokenized once: its
+    ids go to the model and their count says whether its tail is cut; ``embed`` alone is
+    given texts, and :meth:`reads_whole` then counts the text itself.
+    """
+
+    def __init__(self, embed: Callable[..., list[Any]], embed_ids: Callable[..., list[Any]] | None = None) -> None:
         self._embed = embed
+        self._embed_ids = embed_ids
         self._vectors: dict[str, Any] = {}
+        self._whole: dict[str, bool] = {}
 
     def missing(self, texts: Sequence[str]) -> list[str]:
         return list(dict.fromkeys(text for text in texts if text not in self._vectors))
 
     def add(self, texts: Sequence[str], progress: Callable[[int], None] | None = None) -> None:
         new = self.missing(texts)
-        for text, vector in zip(new, self._embed(new, progress) if new else []):
-            self._vectors[text] = vector
+        if not new:
+            return
+        if self._embed_ids is None:
+            vectors = self._embed(new, progress)
+        else:
+            read = [model_ids(text) for text in new]
+            self._whole.update(zip(new, (whole for _, whole in read)))
+            vectors = self._embed_ids([ids for ids, _ in read], progress)
+        self._vectors.update(zip(new, vectors))
+
+    def reads_whole(self, text: str) -> bool:
+        """Whether the model reads all of ``text`` (see :func:`.minilm.model_reads_whole`)."""
+        whole = self._whole.get(text)
+        if whole is None:
+            whole = self._whole[text] = model_reads_whole(text)
+        return whole
 
     def __getitem__(self, text: str) -> Any:
         return self._vectors[text]
