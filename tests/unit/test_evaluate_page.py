@@ -70,8 +70,9 @@ def test_the_request_answers_the_clis_json_byte_for_byte_with_bm25():
     expected = evaluate([document], read_questions(text, "questions.csv"), by=GRID["by"], sizes=GRID["sizes"])
     # The CLI prints json.dumps(result.to_json()) (ragchunk.cli.evaluate.run_evaluate).
     assert reply["result"]["json"] == json.dumps(expected.to_json())
-    assert {key: value for key, value in reply["result"].items() if key != "json"} == json.loads(
+    assert {key: value for key, value in reply["result"].items() if key not in ("json", "asked")} == json.loads(
         reply["result"]["json"])
+    assert reply["result"]["asked"][0] == {"id": "1", "question": read_questions(text, "q.csv")[0].question}
     assert steps[0][0] == "locating"
     assert [step[3]["setting"] for step in steps if step[0] == "chunking"] == [
         "fixed 128/16", "fixed 256/32", "paragraphs 128/16", "paragraphs 256/32"]

@@ -384,7 +384,8 @@ class Workspace:
                                embedder=StagedMiniLM() if any(name != "bm25" for name in retrievers) else None)
         result = yield from _evaluation_steps(steps)
         data = result.to_json()
-        return {**data, "json": json.dumps(data)}
+        asked = [{"id": question.id, "question": question.question} for question in questions]
+        return {**data, "json": json.dumps(data), "asked": asked}
 
     def _drop(self, payload: dict, document: object) -> Steps:
         self._docs.pop(str(payload.get("doc", "")), None)
