@@ -79,4 +79,6 @@ def write_model_assets(dist: Path) -> dict:
     return {"wheels": [f"assets/wheels/{archive}"],
             "model": {"url": f"{MODEL_DIR}/model.onnx", "bytes": len(data), "sha256": sha256_hex(data)},
             "runtime": {"module": f"{ORT_DIR}/{ORT_FILES[0]}", "wasm_paths": f"{ORT_DIR}/", "bytes": runtime,
-                        "version": version}}
+                        "version": version},
+            # What the service worker keeps once the model has run (see web/sw.js, "keep").
+            "files": [f"{MODEL_DIR}/model.onnx", *(f"{ORT_DIR}/{name}" for name in ORT_FILES)]}

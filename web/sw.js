@@ -29,6 +29,13 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("message", (event) => {
   if (event.data?.type === "skip-waiting") self.skipWaiting();
   if (event.data?.type === "build") event.source?.postMessage({ type: "build", build: BUILD });
+  // The evaluation page ran the model (fetched by its worker, which this worker may not
+  // control yet): keep those files too, so the model works offline afterwards.
+  if (event.data?.type === "keep") {
+    const paths = (event.data.paths ?? []).filter((path) => ON_DEMAND.some((folder) => path.startsWith(folder)));
+    event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(paths))
+      .then(() => event.source?.postMessage({ type: "kept", paths }), () => event.source?.postMessage({ type: "kept", paths: [] })));
+  }
 });
 
 async function respond(request) {

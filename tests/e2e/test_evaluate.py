@@ -87,3 +87,128 @@ def test_the_sample_gives_a_whole_evaluation_equal_to_the_clis(page: Page):
     assert page.locator("#chart svg circle.point[data-setting]").count() == 12
     ringed = page.get_attribute("#chart svg circle.recommended", "data-setting")
     assert ringed == data["recommendation"]["bm25"]["recommended"]
+
+
+GUIDE = ("# Install\n\nRun the installer. Then restart the machine.\n\n"
+         "## Windows\n\nOpen PowerShell as an administrator and type setup.exe /quiet.\n\n"
+         "# Use\n\nOpen the app and sign in with your work account, not a personal one.\n\n"
+         "# Remove\n\nDrag the app to the bin and empty it.\n")
+GUIDE_QUESTIONS = ("How do I sign in?\n> sign in with your work account\n"
+                   "What do I type on Windows?\tsetup.exe /quiet\n"
+                   "How do I remove it?\n> Drag the app to the bin\n")
+
+
+def test_a_pasted_document_and_typed_questions_equal_the_cli_on_the_same_file(page: Page, tmp_path: Path):
+    tool = EvaluatePage(page).open()
+    page.fill("#text", GUIDE)
+    page.wait_for_function("() => document.querySelector('#drop').dataset.documents === '1'")
+    page.fill("#questions", GUIDE_QUESTIONS)
+    page.fill("#sizes", "16, 32")
+    tool.evaluate()
+    (tmp_path / "pasted.md").write_text(GUIDE, encoding="utf-8")
+    (tmp_path / "q.txt").write_text(GUIDE_QUESTIONS, encoding="utf-8")
+    expected = cli_json(tmp_path, ["pasted.md"], tmp_path / "q.txt", "--size", "16,32")
+    assert tool.download("#download-json").decode("utf-8") == expected
+    rows = json.loads(expected)["results"]
+    csv = tool.download("#download-csv").decode("utf-8").splitlines()
+    assert len(csv) == len(rows) + 1 and csv[1].startswith(f"{rows[0]['by']},{rows[0]['size']},{rows[0]['overlap']}")
+    # Each question's top chunks, the answer marked inside the first one that holds it.
+    marks = page.eval_on_selector_all("#per-question mark", "m => m.map(e => e.textContent)")
+    assert any("sign in with your work account" in mark for mark in marks)
+
+
+def test_dropped_files_and_a_questions_file_equal_the_cli(page: Page, tmp_path: Path):
+    tool = EvaluatePage(page).open()
+    files = {name: (SAMPLE / name).read_bytes() for name in SAMPLE_FILES}
+    page.evaluate(
+        """files => {
+            const transfer = new DataTransfer();
+            for (const [name, bytes] of files) transfer.items.add(new File([new Uint8Array(bytes)], name));
+            document.querySelector('#drop').dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, bubbles: true}));
+        }""",
+        [[name, list(data)] for name, data in files.items()],
+    )
+    page.wait_for_function("() => document.querySelector('#drop').dataset.documents === '2'")
+    page.set_input_files("#questions-file", files=[SAMPLE / "questions.csv"])
+    page.wait_for_function("() => document.querySelector('#questions').value.length > 1000")
+    tool.set_ways("headings", "sentences")
+    page.fill("#sizes", "256")
+    page.fill("#k", "3")
+    tool.evaluate()
+    expected = cli_json(SAMPLE, list(SAMPLE_FILES), SAMPLE / "questions.csv", "--by", "headings,sentences",
+                        "--size", "256", "--k", "3")
+    assert tool.download("#download-json").decode("utf-8") == expected
+    # The table sorts by a column, and the other way on a second press.
+    page.click("#eval-table button[data-sort='recall']")
+    recalls = [row[2] for row in tool.rows()]
+    assert recalls == sorted(recalls, key=lambda text: float(text.split()[0]), reverse=True)
+
+
+def test_selected_text_of_a_document_becomes_a_questions_answer(page: Page):
+    tool = EvaluatePage(page).open()
+    page.fill("#text", GUIDE)
+    page.wait_for_function("() => document.querySelector('#drop').dataset.documents === '1'")
+    page.fill("#questions", "How do I remove it?\nWhat do I type on Windows?")
+    page.click("#doc-view-box summary")
+    page.select_option("#answer-for", label="What do I type on Windows?")
+    page.evaluate("""() => {
+        const view = document.querySelector('#doc-view');
+        const text = view.firstChild;
+        const at = text.data.indexOf('Open PowerShell');
+        const range = document.createRange();
+        range.setStart(text, at);
+        range.setEnd(text, at + 'Open PowerShell as an administrator'.length);
+        getSelection().removeAllRanges();
+        getSelection().addRange(range);
+    }""")
+    page.click("#set-answer:not([disabled])")
+    assert page.input_value("#questions") == (
+        "How do I remove it?\nWhat do I type on Windows?\n> Open PowerShell as an administrator")
+    page.fill("#sizes", "32")
+    tool.evaluate()
+    # One question has an answer: every row is scored on it.
+    assert all(row[2] != "—" for row in tool.rows())
+    assert page.locator("#per-question mark", has_text="Open PowerShell as an administrator").count() >= 1
+
+
+def test_cancel_stops_the_evaluation_and_keeps_the_documents(page: Page):
+    tool = EvaluatePage(page).open()
+    tool.evaluate(lambda: page.click("#sample"))
+    page.fill("#sizes", "64, 128, 256, 512, 1024")
+    page.click("#run")
+    page.wait_for_selector("#run-status:has-text('Chunking')")
+    page.click("#cancel")
+    page.wait_for_selector("#run-status:has-text('Cancelled')")
+    assert page.is_hidden("#cancel") and tool.documents() == 2
+    page.fill("#sizes", "256")
+    tool.evaluate()
+    assert len(tool.rows()) == 4
+
+
+@pytest.mark.parametrize(("lang", "heading", "words"), [
+    ("ru", "Оценка на ваших вопросах", "С поиском BM25 настройка"),
+    ("hi", "अपने प्रश्नों पर मूल्यांकन", "BM25 के साथ"),
+])
+def test_the_page_speaks_russian_and_hindi(page: Page, lang: str, heading: str, words: str):
+    tool = EvaluatePage(page).open(f"?lang={lang}")
+    page.wait_for_selector(f'html[data-language="{lang}"]', state="attached")
+    tool.evaluate(lambda: page.click("#sample"))
+    assert page.inner_text("h1") == heading
+    assert tool.sentences()[0].startswith(words)
+    assert page.inner_text("#eval-results h2") != "Which settings find your answers"
+
+
+def test_bad_settings_are_said_next_to_their_field(page: Page):
+    tool = EvaluatePage(page).open()
+    page.fill("#text", GUIDE)
+    page.wait_for_function("() => document.querySelector('#drop').dataset.documents === '1'")
+    page.fill("#questions", "Why?")
+    page.fill("#sizes", "4")
+    page.click("#run")
+    page.wait_for_selector("#sizes-error:not(:empty)")
+    assert "chunk size" in page.inner_text("#sizes-error")
+    page.fill("#sizes", "128")
+    page.fill("#questions", "Why?\n> a quote found nowhere")
+    page.click("#run")
+    page.wait_for_selector("#questions-error:not(:empty)")
+    assert "no answer was found" in page.inner_text("#questions-error")

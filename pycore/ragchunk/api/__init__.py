@@ -62,6 +62,10 @@ PROTOCOL_VERSION: int = PROTOCOL["version"]
 MAX_PREVIEW_WINDOWS = 200
 DEFAULT_PAGE_SIZE = 200
 MAX_PAGE_SIZE = 5_000
+# Texts the page's worker embeds per step: one forward pass of 256 tokens takes ~0.7 s on one
+# thread of onnxruntime-web here, and a cancel is heard between steps (the page restarts a
+# worker that does not answer a cancel within 1.5 s, and its documents are gone then).
+PAGE_EMBED_BATCH = 1
 
 Progress = Callable[[str, int, int], None]
 Steps = Generator[tuple[str, int, int], None, str]
@@ -381,7 +385,8 @@ class Workspace:
         steps = evaluate_steps([(doc.record.source, doc.text) for doc in docs], questions, **options,
                                overlap=overlap, retrievers=retrievers,
                                tokenizer=str(payload.get("encoding") or DEFAULT_ENCODING),
-                               embedder=StagedMiniLM() if any(name != "bm25" for name in retrievers) else None)
+                               embedder=StagedMiniLM(batch=PAGE_EMBED_BATCH) if any(name != "bm25" for name in retrievers)
+                               else None)
         result = yield from _evaluation_steps(steps)
         data = result.to_json()
         asked = [{"id": question.id, "question": question.question} for question in questions]

@@ -55,6 +55,9 @@ class StagedMiniLM:
 
     name = "minilm"
 
+    def __init__(self, batch: int = BATCH) -> None:
+        self.batch = batch
+
     def __call__(self, texts: Sequence[str], progress: Any = None) -> list[Any]:
         raise RagchunkError("model", f"the {MODEL_NAME} model runs in the page's worker: drive the evaluation's"
                             " steps there", "model_staged", {"model": MODEL_NAME})
@@ -62,8 +65,8 @@ class StagedMiniLM:
     def steps(self, texts: Sequence[str], stage: str) -> Generator[Step, Any, list[list[float]]]:
         """Ask for the vectors of ``texts``, one batch a step; returns them in order."""
         out: list[list[float]] = []
-        for first in range(0, len(texts), BATCH):
-            rows = [token_ids(text) for text in texts[first:first + BATCH]]
+        for first in range(0, len(texts), self.batch):
+            rows = [token_ids(text) for text in texts[first:first + self.batch]]
             sent = yield (stage, first, len(texts), {"ids": rows})
             out.extend(vectors_of(sent, len(rows)))
         return out

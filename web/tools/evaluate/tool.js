@@ -256,6 +256,7 @@ async function run() {
   }
   result = reply.result;
   runStatus("eval.done", { questions: result.questions, rows: result.results.length });
+  if (payload.retrievers.some((name) => name !== "bm25")) keepModel();
   showResult();
   $("eval-results").dataset.runs = String(Number($("eval-results").dataset.runs ?? 0) + 1);
 }
@@ -423,6 +424,17 @@ $("download-json").addEventListener("click", () => download("evaluation.json", `
 $("download-csv").addEventListener("click", () => download("evaluation.csv", csvOf(result.results), "text/csv"));
 
 // --- the model's first download ----------------------------------------------------------------
+
+/** Ask the service worker to keep the model and its runtime for offline use (once they have run). */
+async function keepModel() {
+  const registration = await navigator.serviceWorker?.getRegistration();
+  const worker = registration?.active;
+  if (!worker) return;
+  navigator.serviceWorker.addEventListener("message", ({ data }) => {
+    if (data?.type === "kept") $("model-note").dataset.kept = String(data.paths.length);
+  }, { once: true });
+  worker.postMessage({ type: "keep", paths: SPEC.evaluate.files });
+}
 
 function showModelNote() {
   const { model, runtime } = SPEC.evaluate;
