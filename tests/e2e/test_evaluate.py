@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import threading
 import sys
 from pathlib import Path
 
@@ -212,3 +213,81 @@ def test_bad_settings_are_said_next_to_their_field(page: Page):
     page.click("#run")
     page.wait_for_selector("#questions-error:not(:empty)")
     assert "no answer was found" in page.inner_text("#questions-error")
+
+
+FIGURES = ("recall", "precision", "iou", "hit_rate", "mrr", "precision_omega")
+
+
+def test_minilm_in_the_worker_is_within_half_a_point_of_the_cli(page: Page, tmp_path: Path):
+    lines = (SAMPLE / "questions.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    questions = tmp_path / "questions.csv"
+    questions.write_text(lines[0] + "".join(line for line in lines[1:] if line.rstrip().endswith(",state_of_the_union")),
+                         encoding="utf-8")
+    tool = EvaluatePage(page).open()
+    tool.choose_documents([SAMPLE / "state_of_the_union.md"])
+    page.set_input_files("#questions-file", files=[questions])
+    page.wait_for_function("() => document.querySelector('#questions').value.length > 1000")
+    tool.set_ways("paragraphs")
+    page.fill("#sizes", "512")
+    tool.set_retrievers("bm25", "minilm", "hybrid")
+    assert "MB" in page.inner_text("#model-note")
+    page.evaluate("""() => {
+        window.runTexts = [];
+        const status = document.querySelector('#run-status');
+        new MutationObserver(() => window.runTexts.push(status.textContent))
+            .observe(status, {childList: true, characterData: true, subtree: true});
+    }""")
+    tool.evaluate()
+    said = page.evaluate("window.runTexts")
+    assert any(text.startswith("Embedding paragraphs 512/64:") for text in said), said
+    ours = json.loads(tool.download("#download-json"))
+    cli = json.loads(cli_json(SAMPLE, ["state_of_the_union.md"], questions, "--by", "paragraphs", "--size", "512",
+                              "--retriever", "bm25,minilm,hybrid"))
+    assert [row["retriever"] for row in ours["results"]] == ["bm25", "minilm", "hybrid"]
+    assert ours["results"][0] == cli["results"][0]  # BM25: the same row
+    for mine, theirs in zip(ours["results"][1:], cli["results"][1:], strict=True):
+        for figure in FIGURES:
+            assert abs(mine[figure] - theirs[figure]) <= 0.005, (mine["retriever"], figure, mine[figure], theirs[figure])
+        assert (mine["chunks"], mine["tokens_to_embed"], mine["chunks_past_model"]) == (
+            theirs["chunks"], theirs["tokens_to_embed"], theirs["chunks_past_model"])
+    assert [s.split(",")[0] for s in tool.sentences()] == ["With bm25", "With minilm", "With hybrid"]
+
+
+def test_the_model_works_offline_after_one_visit_that_chose_it(browser, dist: Path, watch):
+    from buildsteps.serve import make_server
+
+    server = make_server(dist, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base_url = f"http://127.0.0.1:{server.server_address[1]}/"
+    context = browser.new_context(base_url=base_url)
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda e: watch.page_errors.append(str(e)))
+        page.on("request", lambda r: watch.foreign.append(r.url)
+                if not r.url.startswith((base_url, "blob:", "data:")) else None)
+        tool = EvaluatePage(page).open()
+        page.wait_for_selector('#offline-status[data-state="ready"]')
+
+        def run_model() -> None:
+            page.fill("#text", GUIDE)
+            page.wait_for_function("() => document.querySelector('#drop').dataset.documents === '1'")
+            page.fill("#questions", GUIDE_QUESTIONS)
+            page.fill("#sizes", "32")
+            tool.set_ways("headings")
+            tool.set_retrievers("minilm")
+            tool.evaluate()
+            assert [row[1] for row in tool.rows()] == ["minilm"]
+
+        run_model()
+        page.wait_for_selector('#model-note[data-kept="4"]', state="attached")
+        server.shutdown()
+        server.server_close()
+
+        page.reload()
+        tool.open()
+        # Served by the service worker, the page is cross-origin isolated: the model may use every core.
+        assert page.evaluate("() => crossOriginIsolated") is True
+        run_model()
+    finally:
+        context.close()
+    watch.check()
