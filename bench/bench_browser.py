@@ -159,14 +159,14 @@ def measure_first_count(browser, base_url, text, runs):
     return median(page_ms)
 
 
-def in_bench_worker(browser, base_url, step, text, runs):
-    """Boot the site's engine in the benchmark worker, then time ``step`` on ``text``."""
+def in_bench_worker(browser, base_url, step, text, runs, **data):
+    """Boot the site's engine in the benchmark worker, then time ``step`` on ``text`` (and ``data``)."""
     context, page = new_page(browser, base_url)
     page.goto("./bench.html")
     page.wait_for_function("() => window.benchReady")
     boot = page.evaluate("() => call('boot')")
     assert boot["ok"], boot
-    reply = page.evaluate("([step, text, runs]) => call(step, {text, runs})", [step, text, runs])
+    reply = page.evaluate("([step, data]) => call(step, data)", [step, {"text": text, "runs": runs, **data}])
     assert reply["ok"], reply
     context.close()
     return reply["result"]
@@ -338,26 +338,11 @@ def minilm_rows() -> list[list[int]]:
 def measure_minilm_cpython(rows: list[list[int]], runs: int) -> dict:
     """onnxruntime on CPython on the same ids: one text per pass and MINILM_BATCH per pass,
     with its default threads and with one."""
-    import numpy as np
-    import onnxruntime
-
-    from ragchunk.evaluate.minilm import model_file
+    from ragchunk.evaluate.staged import OnnxRuntime
 
     out = {}
     for threads in (0, 1):
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
-        session = onnxruntime.InferenceSession(str(model_file()), options, providers=["CPUExecutionProvider"])
-
-        def run(batch: list[list[int]]) -> None:
-            width = max(map(len, batch))
-            ids = np.zeros((len(batch), width), np.int64)
-            mask = np.zeros_like(ids)
-            for i, row in enumerate(batch):
-                ids[i, :len(row)] = row
-                mask[i, :len(row)] = 1
-            session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})
-
+        run = OnnxRuntime(threads).run
         run(rows[:1])
         for size in (1, MINILM_BATCH):
             times = []
@@ -389,15 +374,7 @@ def measure_minilm(browser, site: Path, runs: int) -> dict:
         server.policy = make_server(site).policy
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base_url = f"http://127.0.0.1:{server.server_address[1]}/"
-        context, page = new_page(browser, base_url)
-        page.goto("./bench.html")
-        page.wait_for_function("() => window.benchReady")
-        boot = page.evaluate("() => call('boot')")
-        assert boot["ok"], boot
-        reply = page.evaluate("([rows, runs, batch]) => call('minilm', {rows, runs, batch})", [rows, runs, MINILM_BATCH])
-        assert reply["ok"], reply
-        out[name] = reply["result"]
-        context.close()
+        out[name] = in_bench_worker(browser, base_url, "minilm", "", runs, rows=rows, batch=MINILM_BATCH)
         server.shutdown()
         server.server_close()
     out["cpython"] = measure_minilm_cpython(rows, runs)

@@ -71,10 +71,10 @@ def write_model_assets(dist: Path) -> dict:
         (target / name).write_bytes((ort / "dist" / name).read_bytes())
     (target / "NOTICE.txt").write_text(ORT_NOTICE.format(version=version), encoding="utf-8")
     runtime = sum((target / name).stat().st_size for name in ORT_FILES)
-    package, version, archive, sha256 = STEMMER_WHEEL
+    stemmer, stemmer_version, archive, sha256 = STEMMER_WHEEL
     wheel = dist / "assets" / "wheels" / archive
     wheel.parent.mkdir(parents=True, exist_ok=True)
-    wheel.write_bytes(pypi_archive(table_source(package, version, archive, sha256)).read_bytes())
+    wheel.write_bytes(pypi_archive(table_source(stemmer, stemmer_version, archive, sha256)).read_bytes())
     log(f"model {MODEL_DIR}/model.onnx ({len(data):,} bytes), onnxruntime-web {version} ({runtime:,} bytes)")
     return {"wheels": [f"assets/wheels/{archive}"],
             "model": {"url": f"{MODEL_DIR}/model.onnx", "bytes": len(data), "sha256": sha256_hex(data)},

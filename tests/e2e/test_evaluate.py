@@ -200,7 +200,7 @@ def test_the_page_speaks_russian_and_hindi(page: Page, lang: str, heading: str, 
 
 
 def test_bad_settings_are_said_next_to_their_field(page: Page):
-    tool = EvaluatePage(page).open()
+    EvaluatePage(page).open()
     page.fill("#text", GUIDE)
     page.wait_for_function("() => document.querySelector('#drop').dataset.documents === '1'")
     page.fill("#questions", "Why?")

@@ -14,7 +14,7 @@ from ragchunk.api import Workspace
 from ragchunk.evaluate import evaluate, read_questions
 from ragchunk.evaluate.minilm import MiniLM
 from ragchunk.evaluate.retrieval import EmbeddingCache, _dense_top_lists, dense_top
-from ragchunk.evaluate.staged import DIMENSIONS, StagedMiniLM, drive_with, vectors_of
+from ragchunk.evaluate.staged import DIMENSIONS, OnnxRuntime, StagedMiniLM, drive_with, vectors_of
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "chunking-evaluation"
 CORPUS = "state_of_the_union"
@@ -32,29 +32,6 @@ def loaded(workspace: Workspace, name: str) -> str:
     data = (DATA / "corpora" / name).read_bytes()
     reply = json.loads(workspace.handle("load", json.dumps({"name": name}), data))
     return reply["result"]["doc"]
-
-
-class OnnxRuntime:
-    """The forward pass the page's worker does with onnxruntime-web, here with onnxruntime:
-    mean-pooled, L2-normalised, float32 bytes."""
-
-    def __init__(self) -> None:
-        self.minilm = MiniLM()
-
-    def run(self, rows: list[list[int]]) -> bytes:
-        import numpy as np
-
-        width = max(map(len, rows))
-        ids = np.zeros((len(rows), width), np.int64)
-        mask = np.zeros_like(ids)
-        for index, row in enumerate(rows):
-            ids[index, :len(row)] = row
-            mask[index, :len(row)] = 1
-        hidden = self.minilm._session.run(None, {"input_ids": ids, "attention_mask": mask,
-                                                 "token_type_ids": np.zeros_like(ids)})[0]
-        pooled = (hidden * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
-        pooled /= np.linalg.norm(pooled, axis=1, keepdims=True)
-        return pooled.astype(np.float32).tobytes()
 
 
 def test_the_request_answers_the_clis_json_byte_for_byte_with_bm25():
@@ -97,6 +74,7 @@ def test_the_model_run_outside_python_gives_the_same_rows_as_the_model_in_python
                "sizes": [256], "retrievers": ["bm25", "minilm", "hybrid"]}
     requests = []
     model = OnnxRuntime()
+    minilm = MiniLM()
 
     class Counted:
         def run(self, rows):
@@ -107,7 +85,7 @@ def test_the_model_run_outside_python_gives_the_same_rows_as_the_model_in_python
     assert reply["ok"], reply
     document = (CORPUS + ".md", (DATA / "corpora" / f"{CORPUS}.md").read_text(encoding="utf-8"))
     expected = evaluate([document], read_questions(text, "questions.csv"), by=["paragraphs"], sizes=[256],
-                        retrievers=["bm25", "minilm", "hybrid"], embedder=model.minilm.embed)
+                        retrievers=["bm25", "minilm", "hybrid"], embedder=minilm.embed)
     assert reply["result"]["json"] == json.dumps(expected.to_json())
     chunks = expected.to_json()["results"][0]["chunks"]
     assert sum(requests) == 12 + chunks and max(requests) <= 32  # each text once, in batches

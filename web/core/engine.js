@@ -89,6 +89,26 @@ async function readBytes(response, onBytes = null) {
   return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
+/**
+ * A counter of `total` units for `stage` (bytes of a download): `advance(count)` adds count
+ * and reports when the whole percent moves, not per chunk of the network's; 0 % at once, and
+ * the caller reports 100 % at the end.
+ */
+function byPercent(report, stage, total, params) {
+  let done = 0;
+  let shown = -1;
+  const advance = (count) => {
+    done += count;
+    const percent = Math.floor((done / total) * 100);
+    if (percent > shown && percent < 100) {
+      shown = percent;
+      report(stage, done, total, params);
+    }
+  };
+  advance(0);
+  return advance;
+}
+
 // Pyodide 314 only console.warn()s when pyodide.asm.wasm cannot be fetched or compiled, and
 // its loadPyodide() then never settles; turn that warning into a rejection so the page can
 // say the tokenizer failed instead of waiting forever.
@@ -173,18 +193,7 @@ export async function bootEngine(progress = () => {}, assets = site()) {
       // of its megabytes, so a count of files would sit at 0 %), else in files.
       const sized = tables.every((table) => table.bytes > 0);
       const total = sized ? tables.reduce((sum, table) => sum + table.bytes, 0) : tables.length;
-      let done = 0;
-      let shown = -1;
-      // Reported when the whole percent moves, not per chunk of the network's; 100 % at the end.
-      const advance = (count) => {
-        done += count;
-        const percent = Math.floor((done / total) * 100);
-        if (percent > shown && percent < 100) {
-          shown = percent;
-          report("tables", done, total, { name });
-        }
-      };
-      advance(0);
+      const advance = byPercent(report, "tables", total, { name });
       for (const table of tables) {
         const bytes = await readBytes(await assets.response(`tables/${table.file}`), sized ? advance : null);
         if (!sized) advance(1);
@@ -215,17 +224,7 @@ export async function bootEngine(progress = () => {}, assets = site()) {
     return once("model:minilm", async () => {
       const { model: file, runtime } = SPEC.evaluate;
       const total = file.bytes + runtime.bytes;
-      let done = 0;
-      let shown = -1;
-      const advance = (count) => {
-        done += count;
-        const percent = Math.floor((done / total) * 100);
-        if (percent > shown && percent < 100) {
-          shown = percent;
-          report("model", done, total, { name: "all-MiniLM-L6-v2" });
-        }
-      };
-      advance(0);
+      const advance = byPercent(report, "model", total, { name: "all-MiniLM-L6-v2" });
       const base = new URL("../", import.meta.url);
       const ort = await import(new URL(runtime.module, base).href);
       const wasm = await readBytes(await assets.response(`${runtime.wasm_paths.replace(/^assets\//, "")}ort-wasm-simd-threaded.wasm`), advance);

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from ..errors import RagchunkError
 from .minilm import BATCH, MODEL_NAME, token_ids
 
-__all__ = ["DIMENSIONS", "StagedMiniLM", "drive_with"]
+__all__ = ["DIMENSIONS", "OnnxRuntime", "StagedMiniLM", "drive_with"]
 
 #: The length of all-MiniLM-L6-v2's vectors.
 DIMENSIONS = 384
@@ -70,6 +70,37 @@ class StagedMiniLM:
             sent = yield (stage, first, len(texts), {"ids": rows})
             out.extend(vectors_of(sent, len(rows)))
         return out
+
+
+class OnnxRuntime:
+    """The forward pass the page's worker does with onnxruntime-web, here with ``onnxruntime``
+    on CPython (``ragchunk[evaluate]``): a batch of id rows to their mean-pooled, L2-normalised
+    vectors as float32 bytes. For tests and benchmarks; ``threads`` 0 is onnxruntime's default."""
+
+    def __init__(self, threads: int = 0) -> None:
+        import numpy
+        import onnxruntime
+
+        from .minilm import model_file
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.log_severity_level = 3
+        self._np = numpy
+        self._session = onnxruntime.InferenceSession(str(model_file()), options, providers=["CPUExecutionProvider"])
+
+    def run(self, rows: list[list[int]]) -> bytes:
+        np = self._np
+        width = max(map(len, rows))
+        ids = np.zeros((len(rows), width), np.int64)
+        mask = np.zeros_like(ids)
+        for index, row in enumerate(rows):
+            ids[index, :len(row)] = row
+            mask[index, :len(row)] = 1
+        hidden = self._session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
+        pooled = (hidden * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
+        pooled /= np.linalg.norm(pooled, axis=1, keepdims=True)
+        return pooled.astype(np.float32).tobytes()
 
 
 class Model(Protocol):
