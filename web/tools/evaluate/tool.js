@@ -60,12 +60,12 @@ function showDocuments() {
 
 /** One document (a paste or one file) in place of every other. */
 async function takeDocument(document, name) {
-  const source = name || PASTED_SOURCE;
-  const data = typeof document === "string" ? document : document;
+  // A file's name; typed text, or a large paste (its name a message of the catalog), is pasted.md.
+  const source = typeof name === "string" && name ? name : PASTED_SOURCE;
   status.show("status.progress", { stage: msg("stage.reading") }, true);
   let answer;
   try {
-    answer = await core.request("load", { name: source, source }, data);
+    answer = await core.request("load", { name: source, source }, document);
   } catch (error) {
     if (!(error instanceof Cancelled)) throw error;
     status.show("status.cancelled_eval_docs");
