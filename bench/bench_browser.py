@@ -26,9 +26,13 @@ with the reference it is measured against in the same run:
 - what each open tokenizer family fetches when first chosen (measured in the worker, and
   raw and gzip from dist/), and how long fetching, checking and building take;
 - bytes transferred on a first visit until the worker is ready, raw and gzip, vs bare
-  Pyodide's own files.
+  Pyodide's own files;
+- all-MiniLM-L6-v2 (int8 ONNX) in the benchmark worker on onnxruntime-web, as the evaluation
+  page runs it, vs ``onnxruntime`` on CPython on the same token ids (ragchunk's WordPiece):
+  chunks per second one text per forward pass (the page's step) and batched, with one thread
+  and, cross-origin isolated (COOP/COEP), with every core; ``--only minilm`` runs this alone.
 
-    python3 bench/bench_browser.py [--runs 5] [--json bench/out/browser.json]
+    python3 bench/bench_browser.py [--runs 5] [--only minilm] [--json bench/out/browser.json]
 """
 
 from __future__ import annotations
@@ -209,14 +213,14 @@ def measure_first_count(browser, base_url, text, runs):
     return median(page_ms)
 
 
-def in_bench_worker(browser, base_url, step, text, runs):
-    """Boot the site's engine in the benchmark worker, then time ``step`` on ``text``."""
+def in_bench_worker(browser, base_url, step, text, runs, **data):
+    """Boot the site's engine in the benchmark worker, then time ``step`` on ``text`` (and ``data``)."""
     context, page = new_page(browser, base_url)
     page.goto("./bench.html")
     page.wait_for_function("() => window.benchReady")
     boot = page.evaluate("() => call('boot')")
     assert boot["ok"], boot
-    reply = page.evaluate("([step, text, runs]) => call(step, {text, runs})", [step, text, runs])
+    reply = page.evaluate("([step, data]) => call(step, data)", [step, {"text": text, "runs": runs, **data}])
     assert reply["ok"], reply
     context.close()
     return reply["result"]
@@ -370,10 +374,92 @@ def print_open_tokenizers(summary, runs):
               f"{seen['built_again'] * 1000:.0f} ms")
 
 
+MINILM_TEXTS = 24
+MINILM_BATCH = 8
+
+
+def minilm_rows() -> list[list[int]]:
+    """Token ids of MINILM_TEXTS chunks as the model reads them (cut at 256 tokens): headings
+    256/32 chunks of the evaluation page's sample, the longest first."""
+    from ragchunk import split
+    from ragchunk.evaluate.minilm import token_ids
+
+    text = (ROOT / "web" / "tools" / "evaluate" / "sample" / "state_of_the_union.md").read_text(encoding="utf-8")
+    chunks = [chunk.text for chunk in split(text, by="paragraphs", size=256, overlap=32).chunks]
+    return sorted((token_ids(chunk) for chunk in chunks), key=len, reverse=True)[:MINILM_TEXTS]
+
+
+def measure_minilm_cpython(rows: list[list[int]], runs: int) -> dict:
+    """onnxruntime on CPython on the same ids: one text per pass and MINILM_BATCH per pass,
+    with its default threads and with one."""
+    from ragchunk.evaluate.staged import OnnxRuntime
+
+    out = {}
+    for threads in (0, 1):
+        run = OnnxRuntime(threads).run
+        run(rows[:1])
+        for size in (1, MINILM_BATCH):
+            times = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                for i in range(0, len(rows), size):
+                    run(rows[i:i + size])
+                times.append(time.perf_counter() - start)
+            out[f"threads{threads or 'default'}_batch{size}_ms"] = median(times) * 1000
+    return out
+
+
+def measure_minilm(browser, site: Path, runs: int) -> dict:
+    """The model in the benchmark worker, served plainly (one thread) and cross-origin isolated (every core)."""
+    import functools
+
+    from buildsteps.serve import Handler, Server
+
+    class Isolated(Handler):
+        def end_headers(self) -> None:
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            super().end_headers()
+
+    rows = minilm_rows()
+    out = {"texts": len(rows), "tokens": sum(map(len, rows))}
+    for name, handler in (("one_thread", Handler), ("isolated", Isolated)):
+        server = Server(("127.0.0.1", 0), functools.partial(handler, directory=str(site)))
+        server.policy = make_server(site).policy
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base_url = f"http://127.0.0.1:{server.server_address[1]}/"
+        out[name] = in_bench_worker(browser, base_url, "minilm", "", runs, rows=rows, batch=MINILM_BATCH)
+        server.shutdown()
+        server.server_close()
+    out["cpython"] = measure_minilm_cpython(rows, runs)
+    return out
+
+
+def print_minilm(m: dict) -> None:
+    """Chunks per second of each path; the reference is onnxruntime on CPython doing what the
+    page does: one thread (a browser tab's worker without isolation), one text a pass."""
+    texts = m["texts"]
+    rate = lambda ms: texts / (ms / 1000)  # noqa: E731
+    c = m["cpython"]
+    reference = c["threads1_batch1_ms"]
+    print(f"all-MiniLM-L6-v2, {texts} chunks ({m['tokens']:,} tokens, {m['tokens'] / texts:.0f} a chunk as the model reads it):")
+    print(f"  onnxruntime CPython, 1 thread, 1 a pass{'':<14}{rate(reference):7.1f} chunks/s  = 1.00 (reference)")
+    for key, label in ((f"threads1_batch{MINILM_BATCH}_ms", f"1 thread, {MINILM_BATCH} a pass"),
+                       ("threadsdefault_batch1_ms", "default threads, 1 a pass"),
+                       (f"threadsdefault_batch{MINILM_BATCH}_ms", f"default threads, {MINILM_BATCH} a pass")):
+        print(f"  onnxruntime CPython, {label:<33} {rate(c[key]):7.1f} chunks/s  = {reference / c[key]:.2f} x")
+    for name in ("one_thread", "isolated"):
+        w = m[name]
+        for key, label in (("oneMs", "1 a pass (the page)"), ("batchMs", f"{MINILM_BATCH} a pass")):
+            print(f"  onnxruntime-web worker, {w['threads']} thread(s), {label:<19} {rate(w[key]):7.1f} chunks/s  = "
+                  f"{reference / w[key]:.2f} x")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", type=Path, default=ROOT / "bench" / "out" / "browser.json")
+    parser.add_argument("--only", choices=["minilm"], help="run one measurement alone")
     args = parser.parse_args()
 
     dist = build()
@@ -393,6 +479,12 @@ def main() -> int:
 
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            minilm = measure_minilm(browser, site, args.runs)
+            if args.only == "minilm":
+                browser.close()
+                server.shutdown()
+                print_minilm(minilm)
+                return 0
             boot = measure_boot(browser, base_url, args.runs)
             boot["plain_ready_ms"] = measure_cold_without_snapshots(browser, plain_url, args.runs)
             offline_visit = measure_offline_visit(browser, base_url)
@@ -422,6 +514,7 @@ def main() -> int:
         "long_tasks": long_tasks,
         "tables": tables,
         "open_tokenizers": open_tokenizers,
+        "minilm": minilm,
     }
     direct = throughput["directMs"]
     print(f"text: {mb:.2f} MB, {throughput['tokens']:,} tokens (cl100k_base); same count on every path: "
@@ -458,6 +551,7 @@ def main() -> int:
                   f"{seen['fetched'] * 1000:.0f} ms, module imported {seen['imported'] * 1000:.0f} ms, "
                   f"first tokenizer built {seen['built'] * 1000:.0f} ms")
     print_open_tokenizers(open_tokenizers, args.runs)
+    print_minilm(minilm)
     t = boot["transfer"]
     b = boot["bare_transfer"]
     print(f"first visit transfer       {t['raw_bytes']:,} bytes raw, {t['gzip_bytes']:,} gzip, {t['files']} files "

@@ -113,6 +113,8 @@ def write_offline_file(dist: Path, spec: dict, pages: dict[str, str]) -> Path:
     # The open models' tables and the readers' wheels: everything the site can fetch, offline.
     assets += sorted(f"tables/{path.name}" for path in (dist / "assets" / "tables").iterdir())
     assets += [path.removeprefix("assets/") for path in spec["reader_wheels"].values()]
+    # BM25's stemmer for the evaluation (its embedding model is the site's alone: 37 MB).
+    assets += [path.removeprefix("assets/") for path in spec["evaluate"]["wheels"]]
     blocks = []
     for asset in assets:
         data = (dist / "assets" / asset).read_bytes()

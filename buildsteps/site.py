@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 from .common import DIST, NODE_MODULES, PYCORE, ROOT, WEB, core_on_path, log
+from .models import ON_DEMAND, write_model_assets
 from .npm import ENCODER_NAMES, PYODIDE_FILES, TIKTOKEN_FILES, ensure_npm
 from .offline import OFFLINE_FILE, OFFLINE_FOLDER, write_offline_file
 from .policy import SITE_POLICY, with_policy_meta
@@ -244,8 +245,8 @@ def build() -> Path:
         reader_wheels[kind] = f"assets/wheels/{archive}"
     tools = tool_registry()
     spec = {**form_spec(), "version": core_version(), "wheel": f"assets/wheels/{wheel_hash}/{wheel.name}",
-            "runtime_build": pyodide_build_id(), "tools": tools,
-            "reader_wheels": reader_wheels, "example": worked_example()}
+            "runtime_build": pyodide_build_id(), "tools": tools, "reader_wheels": reader_wheels,
+            "example": worked_example(), "evaluate": write_model_assets(DIST)}
     # Each table's size on the site, so the page counts a family's load in bytes (one table
     # of XLM-R is most of its megabytes); the core knows no files, build.py does.
     for tokenizer in spec["tokenizers"].values():
@@ -287,12 +288,15 @@ def build() -> Path:
     manifest["hash"] = digest.hexdigest()[:16]
     # Everything the site uses, every encoding and model table too (about 10 MB of the whole):
     # "ready to work offline" must hold for any tokenizer a person picks later, offline.
+    # The evaluation's model and runtime (ON_DEMAND) are fetched when a person first chooses
+    # the model; the service worker keeps them then.
     precache = ["./"] + [
         name for name in manifest["files"]
-        if not name.startswith(("python/", OFFLINE_FOLDER)) and name != OFFLINE_FILE
+        if not name.startswith(("python/", OFFLINE_FOLDER, *ON_DEMAND)) and name != OFFLINE_FILE
     ]
     worker = (WEB / SERVICE_WORKER).read_text(encoding="utf-8")
     worker = worker.replace("{{build.hash}}", manifest["hash"]).replace("{{build.precache}}", json.dumps(precache))
+    worker = worker.replace("{{build.on_demand}}", json.dumps(list(ON_DEMAND)))
     (DIST / SERVICE_WORKER).write_text(worker, encoding="utf-8")
     manifest["precache"] = precache
     (DIST / "build.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")

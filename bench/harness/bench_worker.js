@@ -42,6 +42,23 @@ async function fresh(type, payload, text) {
 }
 
 const handlers = {
+  /**
+   * all-MiniLM-L6-v2 on onnxruntime-web in this worker, as the evaluation page runs it: the
+   * rows of token ids (made by ragchunk's WordPiece on CPython) embedded one per forward
+   * pass (the page's step) and `batch` per pass; each the median of `runs`, after one warm-up.
+   */
+  async minilm({ rows, runs, batch }) {
+    await engine.ensureModel();
+    await engine.embed(rows.slice(0, 1));
+    const each = async (size) => {
+      for (let i = 0; i < rows.length; i += size) await engine.embed(rows.slice(i, i + size));
+    };
+    const one = await timeRuns(runs, () => each(1));
+    const batched = await timeRuns(runs, () => each(batch));
+    const first = await engine.embed(rows.slice(0, 1));
+    return { threads: engine.modelThreads(), isolated: globalThis.crossOriginIsolated, oneMs: one.ms,
+      batchMs: batched.ms, first: [...first.subarray(0, 8)] };
+  },
   async bareBoot() {
     const start = performance.now();
     const { loadPyodide } = await import(new URL("./assets/pyodide/pyodide.mjs", import.meta.url).href);

@@ -219,6 +219,34 @@ def test_both_tools_keep_the_text_in_the_browser(spy, tmp_path: Path):
 
 
 
+def test_the_evaluation_keeps_documents_and_questions_in_the_browser(spy, tmp_path: Path):
+    page, witness = spy
+    text, marker = secret_text()
+    samples = samples_of(text, marker)
+    page.goto("evaluate.html")
+    page.wait_for_selector('#core-status[data-state="ready"]')
+    page.fill("#text", text)
+    page.wait_for_function("() => document.querySelector('#drop').dataset.documents === '1'")
+    # The questions are private too: the marker is one, and its answer quotes the text.
+    page.fill("#questions", f"{marker}\n> {marker}\nWhat is said in Russian?\tПриватный текст")
+    for box in page.query_selector_all('input[name="retriever"]'):
+        box.set_checked(True)  # the embedding model too: its files come from the site, nothing goes out
+    page.fill("#sizes", "64")
+    page.click("#run")
+    page.wait_for_selector("#eval-results[data-runs='1']", state="attached")
+    with page.expect_download() as info:
+        page.click("#download-json")
+    saved = tmp_path / "evaluation.json"
+    info.value.save_as(saved)
+    assert json.loads(saved.read_text(encoding="utf-8"))["questions"] == 2
+    page.wait_for_selector('#offline-status[data-state="ready"]')
+    for sample in samples:
+        assert sample not in page.evaluate("location.href")
+    urls = {request.url for request in witness.requests}
+    assert any(u.endswith("/model.onnx") for u in urls) and any(u.endswith("ort-wasm-simd-threaded.wasm") for u in urls)
+    witness.assert_nothing_leaves(samples)
+
+
 EMBED_HOST = """<!doctype html><meta charset="utf-8"><title>Docs</title>
 <div data-ragchunk="calculator" data-size="128" data-overlap="16"></div>
 <div data-ragchunk="splitter" data-by="sentences" data-size="64" data-overlap="8"></div>

@@ -130,6 +130,9 @@ def test_every_kind_answers_a_representative_request_with_what_the_protocol_says
     result("corpus", {"docs": [doc, other]})
     result("text", {"doc": doc})
     result("compare", {"docs": [doc, other], "chunk_size": "64", "overlap": "8", "encoding": "cl100k_base", "price": 0.1})
+    result("evaluate", {"docs": [doc], "questions": "Does it work in the browser?\n> This module does not work in the browser.", "questions_name": "q.txt",
+                        "by": ["fixed", "headings"], "sizes": [32], "overlap": 4, "context": "headings",
+                        "retrievers": ["bm25"], "k": 2, "encoding": "cl100k_base"})
     result("drop", {"doc": other})
     assert asked == set(KINDS)
 

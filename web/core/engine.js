@@ -100,6 +100,26 @@ async function readBytes(response, onBytes = null) {
   return new Uint8Array(await new Blob(chunks).arrayBuffer());
 }
 
+/**
+ * A counter of `total` units for `stage` (bytes of a download): `advance(count)` adds count
+ * and reports when the whole percent moves, not per chunk of the network's; 0 % at once, and
+ * the caller reports 100 % at the end.
+ */
+function byPercent(report, stage, total, params) {
+  let done = 0;
+  let shown = -1;
+  const advance = (count) => {
+    done += count;
+    const percent = Math.floor((done / total) * 100);
+    if (percent > shown && percent < 100) {
+      shown = percent;
+      report(stage, done, total, params);
+    }
+  };
+  advance(0);
+  return advance;
+}
+
 // Pyodide 314 only console.warn()s when pyodide.asm.wasm cannot be fetched or compiled, and
 // its loadPyodide() then never settles; turn that warning into a rejection so the page can
 // say the tokenizer failed instead of waiting forever.
@@ -188,18 +208,7 @@ export async function bootEngine(progress = () => {}, assets = site(), snapshots
       // of its megabytes, so a count of files would sit at 0 %), else in files.
       const sized = tables.every((table) => table.bytes > 0);
       const total = sized ? tables.reduce((sum, table) => sum + table.bytes, 0) : tables.length;
-      let done = 0;
-      let shown = -1;
-      // Reported when the whole percent moves, not per chunk of the network's; 100 % at the end.
-      const advance = (count) => {
-        done += count;
-        const percent = Math.floor((done / total) * 100);
-        if (percent > shown && percent < 100) {
-          shown = percent;
-          report("tables", done, total, { name });
-        }
-      };
-      advance(0);
+      const advance = byPercent(report, "tables", total, { name });
       for (const table of tables) {
         const bytes = await readBytes(await assets.response(`tables/${table.file}`), sized ? advance : null);
         if (!sized) advance(1);
@@ -219,6 +228,78 @@ export async function bootEngine(progress = () => {}, assets = site(), snapshots
     });
   }
 
+  // --- the evaluation's embedding model (onnxruntime-web), loaded the first time it is chosen
+  let model = null;
+
+  /**
+   * all-MiniLM-L6-v2 on onnxruntime-web's plain WASM build, both from the site (SPEC.evaluate),
+   * with "model" progress counted in bytes; every core when the page is cross-origin isolated.
+   */
+  function ensureModel(report = () => {}) {
+    return once("model:minilm", async () => {
+      const { model: file, runtime } = SPEC.evaluate;
+      const total = file.bytes + runtime.bytes;
+      const advance = byPercent(report, "model", total, { name: "all-MiniLM-L6-v2" });
+      const base = new URL("../", import.meta.url);
+      const ort = await import(new URL(runtime.module, base).href);
+      const wasm = await readBytes(await assets.response(`${runtime.wasm_paths.replace(/^assets\//, "")}ort-wasm-simd-threaded.wasm`), advance);
+      const onnx = await readBytes(await assets.response(file.url.replace(/^assets\//, "")), advance);
+      ort.env.wasm.wasmPaths = new URL(runtime.wasm_paths, base).href;
+      ort.env.wasm.wasmBinary = wasm;
+      ort.env.wasm.numThreads = globalThis.crossOriginIsolated ? Math.max(1, navigator.hardwareConcurrency || 1) : 1;
+      const session = await ort.InferenceSession.create(onnx, { executionProviders: ["wasm"] });
+      model = { ort, session, threads: ort.env.wasm.numThreads };
+      report("model", total, total, { name: "all-MiniLM-L6-v2" });
+    });
+  }
+
+  /** The unit vectors (mean-pooled, L2-normalised) of rows of token ids, one after the other in a Float32Array. */
+  async function embed(rows) {
+    const { ort, session } = model;
+    const count = rows.length;
+    const width = Math.max(...rows.map((row) => row.length));
+    const ids = new BigInt64Array(count * width);
+    const mask = new BigInt64Array(count * width);
+    rows.forEach((row, i) => row.forEach((id, j) => {
+      ids[i * width + j] = BigInt(id);
+      mask[i * width + j] = 1n;
+    }));
+    const shape = [count, width];
+    const output = await session.run({
+      input_ids: new ort.Tensor("int64", ids, shape),
+      attention_mask: new ort.Tensor("int64", mask, shape),
+      token_type_ids: new ort.Tensor("int64", new BigInt64Array(count * width), shape),
+    });
+    const hidden = output[session.outputNames[0]];
+    const dims = hidden.dims[2];
+    const vectors = new Float32Array(count * dims);
+    const pooled = new Float64Array(dims);
+    for (let i = 0; i < count; i++) {
+      pooled.fill(0);
+      const length = rows[i].length;
+      for (let j = 0; j < length; j++) {
+        const at = (i * width + j) * dims;
+        for (let d = 0; d < dims; d++) pooled[d] += hidden.data[at + d];
+      }
+      let norm = 0;
+      for (let d = 0; d < dims; d++) norm += (pooled[d] / length) ** 2;
+      norm = Math.sqrt(norm) || 1;
+      for (let d = 0; d < dims; d++) vectors[i * dims + d] = pooled[d] / length / norm;
+    }
+    hidden.dispose?.();
+    return vectors;
+  }
+
+  const modelThreads = () => model?.threads ?? null;
+
+  /** The evaluation's own wheels (BM25's stemmer), installed on first use. */
+  function ensureEvaluation(report = () => {}) {
+    return once("evaluation", async () => {
+      report("reader", 0, 1, { name: "BM25" });
+      for (const wheel of SPEC.evaluate.wheels) await assets.installWheel(pyodide, wheel);
+    });
+  }
+
   progress("encoding", 2, BOOT_STAGES, { name: defaultEncoding });
   await firstEncoder;
   // A pasted text goes to Python wrapped as {text}, so the encoder can read the JS string
@@ -230,7 +311,8 @@ export async function bootEngine(progress = () => {}, assets = site(), snapshots
     await ensureEncoder(defaultEncoding);
     glue.warm(defaultEncoding, JSON.stringify(SPEC));
   };
-  return { pyodide, glue, workspace, start, ensureTokenizer, ensureReader, warm, takeSnapshot: snapshot, restored };
+  return { pyodide, glue, workspace, start, ensureTokenizer, ensureReader, ensureModel, embed, modelThreads, ensureEvaluation,
+    warm, takeSnapshot: snapshot, restored };
 }
 
 const QUIET = { stdout: () => {}, stderr: () => {} };
@@ -311,6 +393,12 @@ export async function answerRequest(engine, { type, payload = {}, document = nul
   if (tokenizer) await engine.ensureTokenizer(tokenizer, progress);
   const reader = type === "load" ? readerOf(document, payload.name) : null;
   if (reader) await engine.ensureReader(reader, progress);
+  if (type === "evaluate") await engine.ensureEvaluation(progress);
+  const model = type === "evaluate" && (payload.retrievers ?? []).some((name) => name !== "bm25");
+  if (model) {
+    await engine.ensureTokenizer("bert-base-uncased", progress); // the model's ids are our WordPiece's
+    await engine.ensureModel(progress);
+  }
   if (control.cancelled()) return { ok: false, cancelled: true };
   if (type === "load") {
     // A pasted text is no file, though it is read (and its size checked) the same way.
@@ -318,13 +406,21 @@ export async function answerRequest(engine, { type, payload = {}, document = nul
     await control.pause();
   }
   const steps = engine.start(type, payload, document);
+  let sent; // what a step asked for (an evaluation's vectors), sent back into Python
   try {
     for (;;) {
-      const step = steps.next();
+      const step = steps.next(sent);
+      sent = undefined;
       if (step.done) return JSON.parse(step.value);
-      const [stage, done, total] = step.value.toJs();
+      const [stage, done, total, params] = step.value.toJs({ dict_converter: Object.fromEntries });
       step.value.destroy();
-      progress(stage, done, total);
+      if (params?.ids) {
+        const { ids, ...said } = params;
+        progress(stage, done, total, said);
+        sent = await engine.embed(ids);
+      } else {
+        progress(stage, done, total, ...(params ? [params] : []));
+      }
       await control.pause();
       if (control.cancelled()) {
         steps.return(); // Python closes the request; the workspace keeps what it had

@@ -28,6 +28,8 @@ from typing import Any
 from .. import settings
 from ..calculator import chunk_count, plan, plan_corpus
 from ..errors import RagchunkError
+from ..evaluate import evaluate_steps, read_questions
+from ..evaluate.staged import StagedMiniLM
 from ..models import get_model, model_catalog, model_figures
 from ..options import SplitOptions, read_split_form
 from ..options.fields import FormErrors, read_calc_form
@@ -47,7 +49,7 @@ from ..settings import (
     MAX_PAGE_DOCUMENT_BYTES,
     MAX_PAGE_DOCUMENT_CHARS,
 )
-from ..settings.checks import check_chunking
+from ..settings.checks import check_chunking, check_whole
 from ..splitter import Prepared, Split, pack_steps, prepare_text
 from ..steps import drive
 from ..tables import CATALOG, _load_catalog
@@ -60,6 +62,10 @@ PROTOCOL_VERSION: int = PROTOCOL["version"]
 MAX_PREVIEW_WINDOWS = 200
 DEFAULT_PAGE_SIZE = 200
 MAX_PAGE_SIZE = 5_000
+# Texts the page's worker embeds per step: one forward pass of 256 tokens takes ~0.7 s on one
+# thread of onnxruntime-web here, and a cancel is heard between steps (the page restarts a
+# worker that does not answer a cancel within 1.5 s, and its documents are gone then).
+PAGE_EMBED_BATCH = 1
 
 Progress = Callable[[str, int, int], None]
 Steps = Generator[tuple[str, int, int], None, str]
@@ -363,6 +369,29 @@ class Workspace:
                 "stats": compute_stats(tokens, overlaps, size).to_json()}
         yield
 
+    def _evaluate(self, payload: dict, document: object) -> Steps:
+        """The evaluation of ``docs`` on ``questions`` (:func:`ragchunk.evaluate.evaluate_steps`);
+        with minilm or hybrid, the worker runs the model (:class:`ragchunk.evaluate.staged.StagedMiniLM`)."""
+        docs = [self._doc({"doc": doc_id}) for doc_id in payload.get("docs") or [""]]
+        questions = read_questions(payload["questions"], str(payload.get("questions_name") or "Questions"))
+        retrievers = payload.get("retrievers") or ["bm25"]
+        options: dict[str, Any] = {key: payload[key] for key in ("by", "context", "k") if key in payload}
+        if "sizes" in payload:  # as the CLI's --size reads each
+            options["sizes"] = [check_whole("chunk_size", settings.LABELS["chunk_size"], size, 8, 8192)
+                                for size in payload["sizes"]]
+        overlap = payload.get("overlap")
+        if overlap is not None:
+            overlap = check_whole("overlap", settings.LABELS["overlap"], overlap, 0, 8191)
+        steps = evaluate_steps([(doc.record.source, doc.text) for doc in docs], questions, **options,
+                               overlap=overlap, retrievers=retrievers,
+                               tokenizer=str(payload.get("encoding") or DEFAULT_ENCODING),
+                               embedder=StagedMiniLM(batch=PAGE_EMBED_BATCH) if any(name != "bm25" for name in retrievers)
+                               else None)
+        result = yield from _evaluation_steps(steps)
+        data = result.to_json()
+        asked = [{"id": question.id, "question": question.question} for question in questions]
+        return {**data, "json": json.dumps(data), "asked": asked}
+
     def _drop(self, payload: dict, document: object) -> Steps:
         self._docs.pop(str(payload.get("doc", "")), None)
         return {"documents": len(self._docs)}
@@ -379,6 +408,7 @@ class Workspace:
         "corpus": _corpus,
         "text": _text,
         "compare": _compare,
+        "evaluate": _evaluate,
         "drop": _drop,
     }
 
@@ -411,6 +441,21 @@ class Workspace:
                     doc.text, sizing.tokenizer, all_ends((yield from self._encoded(doc, sizing.tokenizer))))
                 doc.prepared[sizing.name] = Prepared(doc.text, sizing.name, sizer, doc.structure)
         return doc.prepared[sizing.name]
+
+
+def _evaluation_steps(steps: Generator[tuple, Any, Any]) -> Generator[tuple, Any, Any]:
+    """The evaluation's steps in the protocol's stages, with the setting as a param
+    ("chunking fixed 128/16" -> ``("chunking", done, total, {"setting": "fixed 128/16"})``);
+    what the worker sends back (a batch's vectors) goes on into the evaluation."""
+    sent = None
+    while True:
+        try:
+            step = steps.send(sent)
+        except StopIteration as stop:
+            return stop.value
+        stage, _, setting = step[0].partition(" ")
+        params = {"setting": "" if stage == "locating" else setting, **(step[3] if len(step) > 3 else {})}
+        sent = yield (stage, step[1], step[2], params)
 
 
 def _page_size(value: object, allow_zero: bool = False) -> int:

@@ -183,7 +183,7 @@ def evaluate_steps(documents: Sequence[tuple[str, str]], questions: Sequence[Que
                    context: str = DEFAULT_CONTEXT, retrievers: Iterable[str] = ("bm25",), k: int = DEFAULT_K,
                    tokenizer: str = DEFAULT_ENCODING, model: str | None = None, price: float | None = None,
                    embedder: Callable[..., list[Any]] | None = None
-                   ) -> Generator[tuple[str, int, int], None, Evaluation]:
+                   ) -> Generator[tuple, Any, Evaluation]:
     """:func:`evaluate` as steps ``(stage, done, total)`` (see :mod:`ragchunk.steps`)."""
     wanted = list(dict.fromkeys(retrievers))
     unknown = [name for name in wanted if name not in RETRIEVERS]
@@ -208,18 +208,13 @@ def evaluate_steps(documents: Sequence[tuple[str, str]], questions: Sequence[Que
             cache = EmbeddingCache(minilm.embed, minilm.embed_ids)
         else:
             cache = EmbeddingCache(embedder)
-        cache.add(texts)
+        yield from cache.add_steps(texts, "embedding questions", BATCH)
     rows = []
     for number, setting in enumerate(settings):
         yield (f"chunking {setting.label}", number, len(settings))
         chunks = chunks_of(setting, documents, tokenizer, model)
         if cache is not None:
-            missing = cache.missing([chunk.indexed for chunk in chunks])
-            done = 0
-            for first in range(0, len(missing), BATCH):
-                cache.add(missing[first:first + BATCH])
-                done += len(missing[first:first + BATCH])
-                yield (f"embedding {setting.label}", done, len(missing))
+            yield from cache.add_steps([chunk.indexed for chunk in chunks], f"embedding {setting.label}", BATCH)
         past_model = None
         if cache is not None:
             past_model = sum(1 for chunk in chunks if not cache.reads_whole(chunk.indexed))

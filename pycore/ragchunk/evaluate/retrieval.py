@@ -10,7 +10,8 @@ chunk share its vector, and the questions are embedded once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import operator
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from .bm25 import BM25
@@ -66,22 +67,58 @@ class EmbeddingCache:
             whole = self._whole[text] = model_reads_whole(text)
         return whole
 
+    def add_steps(self, texts: Sequence[str], stage: str, batch: int = 256) -> Generator[tuple, Any, None]:
+        """:meth:`add` as steps ``(stage, done, total)``, one per ``batch`` texts embedded.
+
+        An embedder with a ``steps`` method runs its model outside Python (the page's worker:
+        see :class:`.staged.StagedMiniLM`): its steps ``(stage, done, total, request)`` pass
+        through, each sent back what its request asked for.
+        """
+        new = self.missing(texts)
+        steps = getattr(self._embed, "steps", None)
+        if steps is not None and new:
+            vectors = yield from steps(new, stage)
+            self._vectors.update(zip(new, vectors))
+            yield (stage, len(new), len(new))
+            return
+        for first in range(0, len(new), batch):
+            self.add(new[first:first + batch])
+            yield (stage, min(first + batch, len(new)), len(new))
+
     def __getitem__(self, text: str) -> Any:
         return self._vectors[text]
 
 
 def dense_top(cache: EmbeddingCache, chunks: Sequence[str], questions: Sequence[str], k: int) -> list[list[int]]:
-    """The top ``k`` chunk indices per question by cosine similarity (ties keep chunk order)."""
-    import numpy as np
+    """The top ``k`` chunk indices per question by cosine similarity (ties keep chunk order).
 
+    Without numpy (the page's Python has none) the dot products are summed in Python.
+    """
     if not chunks:
         return [[] for _ in questions]
+    try:
+        import numpy as np
+    except ImportError:
+        return _dense_top_lists([cache[text] for text in chunks], [cache[q] for q in questions], k)
     matrix = np.stack([cache[text] for text in chunks])
     out = []
     for question in questions:
         scores = matrix @ cache[question]
         order = sorted(range(len(chunks)), key=lambda i: (-float(scores[i]), i))
         out.append(order[:k])
+    return out
+
+
+def _dense_top_lists(chunks: list[Sequence[float]], questions: list[Sequence[float]], k: int) -> list[list[int]]:
+    """:func:`dense_top` over plain lists of floats.
+
+    >>> _dense_top_lists([[1.0, 0.0], [0.6, 0.8], [0.0, 1.0]], [[0.0, 1.0]], 2)
+    [[2, 1]]
+    """
+    out = []
+    for question in questions:
+        scores = [sum(map(operator.mul, chunk, question)) for chunk in chunks]
+        out.append(sorted(range(len(chunks)), key=lambda i: (-scores[i], i))[:k])
     return out
 
 
