@@ -88,6 +88,12 @@ def test_the_sample_gives_a_whole_evaluation_equal_to_the_clis(page: Page):
     assert page.locator("#chart svg circle.point[data-setting]").count() == 12
     ringed = page.get_attribute("#chart svg circle.recommended", "data-setting")
     assert ringed == data["recommendation"]["bm25"]["recommended"]
+    # The documents read are listed as plain lines, not in the colour of an error.
+    lines = page.locator("#doc-list li")
+    assert lines.count() == len(SAMPLE_FILES)
+    colours = page.eval_on_selector("#doc-list", "list => [getComputedStyle(list.querySelector('li')).color,"
+                                    " getComputedStyle(document.body).color]")
+    assert colours[0] == colours[1]
 
 
 GUIDE = ("# Install\n\nRun the installer. Then restart the machine.\n\n"

@@ -47,8 +47,10 @@ function dropAll() {
 function showDocuments() {
   $("doc-list").replaceChildren(...docs.map((entry) => {
     const item = document.createElement("li");
-    if (entry.error) showText(item, `${entry.source}: ${errorMessage(entry.error)}`);
-    else show(item, "eval.doc_line", { name: entry.source, chars: entry.chars });
+    if (entry.error) {
+      item.className = "notes";
+      showText(item, `${entry.source}: ${errorMessage(entry.error)}`);
+    } else show(item, "eval.doc_line", { name: entry.source, chars: entry.chars });
     return item;
   }));
   const pick = $("doc-view-pick");
