@@ -71,7 +71,7 @@ class Keyboard:
         self.page.keyboard.press("Control+V")
 
 
-HEADER = ("a.brand", "header nav a:nth-of-type(1)", "header nav a:nth-of-type(2)", "#lang")
+HEADER = ("a.brand", "header nav a:nth-of-type(1)", "header nav a:nth-of-type(2)", "header nav a:nth-of-type(3)", "#lang")
 CALC_FORM = ("#doc", 'input[name="unit"][value="tokens"]', "#documents", "#chunk_size", "#overlap", "#model", "#price")
 SPLIT_FORM = ("#by", "#chunk_size", "#overlap", "#sizer", "#context")
 
