@@ -306,6 +306,41 @@ def test_chunks_past_the_model_are_counted_from_the_one_tokenization_the_model_r
         assert (row["chunks_past_model"] > 0) == (setting.size == 512), row
 
 
+def test_the_page_path_tokenizes_each_text_once_too(monkeypatch):
+    """The worker's embedder (StagedMiniLM, the model run outside Python) gets the same single
+    tokenization: its ids and the count of chunks past the model come from one encode."""
+    from ragchunk.evaluate import evaluate_steps, minilm
+    from ragchunk.evaluate.staged import DIMENSIONS, StagedMiniLM, drive_with
+
+    wordpiece = ragchunk.get_tokenizer("bert-base-uncased")
+    calls: list[str] = []
+
+    class Counting:
+        def encode(self, text):
+            calls.append(text)
+            return wordpiece.encode(text)
+
+        def count(self, text):
+            calls.append(text)
+            return wordpiece.count(text)
+
+    class Unit:
+        def run(self, rows):
+            return [[1.0] + [0.0] * (DIMENSIONS - 1) for _ in rows]
+
+    monkeypatch.setattr(minilm, "get_tokenizer", lambda name: Counting())
+    long_paragraph = " ".join(f"Step {n} of the installer copies the files." for n in range(60))
+    docs = [("guide.md", GUIDE + "\n" + long_paragraph + "\n")]
+    question = Question("1", "What does the installer copy?", ("copies the files",))
+    steps = evaluate_steps(docs, [question], by=("headings",), sizes=(64, 512), retrievers=("minilm",), k=1,
+                           embedder=StagedMiniLM())
+    result = drive_with(steps, Unit()).to_json()
+    every = {chunk.indexed for setting in grid(by=("headings",), sizes=(64, 512))
+             for chunk in chunks_of(setting, docs, "cl100k_base")}
+    assert sorted(calls) == sorted(every | {question.question})  # each text tokenized once, nothing counted again
+    assert [row["chunks_past_model"] > 0 for row in result["results"]] == [False, True]
+
+
 def test_the_model_file_is_hash_checked(tmp_path, monkeypatch):
     from ragchunk.evaluate import minilm
 

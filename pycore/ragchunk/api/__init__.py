@@ -29,6 +29,7 @@ from .. import settings
 from ..calculator import chunk_count, plan, plan_corpus
 from ..errors import RagchunkError
 from ..evaluate import evaluate_steps, read_questions
+from ..evaluate.grid import MAX_SIZE, MIN_SIZE
 from ..evaluate.staged import StagedMiniLM
 from ..models import get_model, model_catalog, model_figures
 from ..options import SplitOptions, read_split_form
@@ -377,11 +378,11 @@ class Workspace:
         retrievers = payload.get("retrievers") or ["bm25"]
         options: dict[str, Any] = {key: payload[key] for key in ("by", "context", "k") if key in payload}
         if "sizes" in payload:  # as the CLI's --size reads each
-            options["sizes"] = [check_whole("chunk_size", settings.LABELS["chunk_size"], size, 8, 8192)
+            options["sizes"] = [check_whole("chunk_size", settings.LABELS["chunk_size"], size, MIN_SIZE, MAX_SIZE)
                                 for size in payload["sizes"]]
         overlap = payload.get("overlap")
         if overlap is not None:
-            overlap = check_whole("overlap", settings.LABELS["overlap"], overlap, 0, 8191)
+            overlap = check_whole("overlap", settings.LABELS["overlap"], overlap, 0, MAX_SIZE - 1)
         steps = evaluate_steps([(doc.record.source, doc.text) for doc in docs], questions, **options,
                                overlap=overlap, retrievers=retrievers,
                                tokenizer=str(payload.get("encoding") or DEFAULT_ENCODING),

@@ -17,6 +17,7 @@ from typing import TextIO
 
 from ..errors import RagchunkError
 from ..evaluate import DEFAULT_K, MAX_K, Evaluation, evaluate_steps, read_questions
+from ..evaluate.grid import MAX_SIZE, MIN_SIZE
 from ..options.fields import ErrorCollector, read_count, read_price
 from ..tokenizers import check_tokenizer
 from .batch import _exit_code, read_texts
@@ -149,8 +150,8 @@ def say_not_found(not_found: list[dict]) -> None:
 
 def run_evaluate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     errors = ErrorCollector()
-    sizes = [errors.attempt(read_count, "chunk_size", raw, 8, 8192) for raw in _listed(args.size)]
-    overlap = errors.attempt(read_count, "overlap", args.overlap, 0, 8191) if args.overlap.strip() else None
+    sizes = [errors.attempt(read_count, "chunk_size", raw, MIN_SIZE, MAX_SIZE) for raw in _listed(args.size)]
+    overlap = errors.attempt(read_count, "overlap", args.overlap, 0, MAX_SIZE - 1) if args.overlap.strip() else None
     k = errors.attempt(read_count, "k", args.k, 1, MAX_K, "chunks")
     price = errors.attempt(read_price, args.price) if args.price.strip() else None
     if args.encoding:

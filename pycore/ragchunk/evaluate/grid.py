@@ -18,11 +18,13 @@ from ..splitter import split
 from ..text.structure import BY_CHOICES
 from ..tokenizers import Tokenizer, get_tokenizer
 
-__all__ = ["BY_EVALUATED", "DEFAULT_SIZES", "MAX_SETTINGS", "IndexedChunk", "Setting", "chunks_of", "grid"]
+__all__ = ["BY_EVALUATED", "DEFAULT_SIZES", "MAX_SETTINGS", "MAX_SIZE", "MIN_SIZE", "IndexedChunk", "Setting", "chunks_of", "grid"]
 
 #: The ways of cutting an evaluation compares: the calculator's fixed windows, then split's levels.
 BY_EVALUATED = ("fixed", *BY_CHOICES)
 DEFAULT_SIZES = (128, 256, 512)
+#: The chunk sizes the CLI and the page accept for an evaluation (the overlap stays below the largest).
+MIN_SIZE, MAX_SIZE = 8, 8192
 #: More settings than this in one evaluation are refused: each is a full split and index.
 MAX_SETTINGS = 48
 

@@ -102,7 +102,8 @@ class MiniLM:
 
     name = "minilm"
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, threads: int = 0) -> None:
+        """``threads`` is onnxruntime's intra-op thread count (0: its default, every core)."""
         try:
             import numpy
             import onnxruntime
@@ -111,6 +112,7 @@ class MiniLM:
         self._np = numpy
         options = onnxruntime.SessionOptions()
         options.log_severity_level = 3
+        options.intra_op_num_threads = threads
         self._session = onnxruntime.InferenceSession(str(path or model_file()), options,
                                                      providers=["CPUExecutionProvider"])
 

@@ -55,10 +55,15 @@ class EmbeddingCache:
         if self._embed_ids is None:
             vectors = self._embed(new, progress)
         else:
-            read = [model_ids(text) for text in new]
-            self._whole.update(zip(new, (whole for _, whole in read)))
-            vectors = self._embed_ids([ids for ids, _ in read], progress)
+            vectors = self._embed_ids(self._ids(new), progress)
         self._vectors.update(zip(new, vectors))
+
+    def _ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """What the model reads of each text, from one tokenization that also says whether
+        that is all of it (kept for :meth:`reads_whole`)."""
+        read = [model_ids(text) for text in texts]
+        self._whole.update(zip(texts, (whole for _, whole in read)))
+        return [ids for ids, _ in read]
 
     def reads_whole(self, text: str) -> bool:
         """Whether the model reads all of ``text`` (see :func:`.minilm.model_reads_whole`)."""
@@ -77,7 +82,7 @@ class EmbeddingCache:
         new = self.missing(texts)
         steps = getattr(self._embed, "steps", None)
         if steps is not None and new:
-            vectors = yield from steps(new, stage)
+            vectors = yield from steps(new, stage, self._ids)
             self._vectors.update(zip(new, vectors))
             yield (stage, len(new), len(new))
             return

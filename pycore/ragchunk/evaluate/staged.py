@@ -18,11 +18,11 @@ sequence of floats). :func:`drive_with` is that driver on CPython, for tests and
 from __future__ import annotations
 
 import array
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any, Protocol
 
 from ..errors import RagchunkError
-from .minilm import BATCH, MODEL_NAME, token_ids
+from .minilm import BATCH, MODEL_NAME, MiniLM, token_ids
 
 __all__ = ["DIMENSIONS", "OnnxRuntime", "StagedMiniLM", "drive_with"]
 
@@ -62,11 +62,15 @@ class StagedMiniLM:
         raise RagchunkError("model", f"the {MODEL_NAME} model runs in the page's worker: drive the evaluation's"
                             " steps there", "model_staged", {"model": MODEL_NAME})
 
-    def steps(self, texts: Sequence[str], stage: str) -> Generator[Step, Any, list[list[float]]]:
-        """Ask for the vectors of ``texts``, one batch a step; returns them in order."""
+    def steps(self, texts: Sequence[str], stage: str, read: Callable[[Sequence[str]], list[list[int]]] | None = None
+              ) -> Generator[Step, Any, list[list[float]]]:
+        """Ask for the vectors of ``texts``, one batch a step; returns them in order. A batch is
+        tokenized when its step comes (so a cancel is heard between batches), by ``read`` (what the
+        model reads of each text: :func:`.minilm.token_ids` unless given)."""
+        read = read or (lambda batch: [token_ids(text) for text in batch])
         out: list[list[float]] = []
         for first in range(0, len(texts), self.batch):
-            rows = [token_ids(text) for text in texts[first:first + self.batch]]
+            rows = read(texts[first:first + self.batch])
             sent = yield (stage, first, len(texts), {"ids": rows})
             out.extend(vectors_of(sent, len(rows)))
         return out
@@ -75,32 +79,14 @@ class StagedMiniLM:
 class OnnxRuntime:
     """The forward pass the page's worker does with onnxruntime-web, here with ``onnxruntime``
     on CPython (``ragchunk[evaluate]``): a batch of id rows to their mean-pooled, L2-normalised
-    vectors as float32 bytes. For tests and benchmarks; ``threads`` 0 is onnxruntime's default."""
+    vectors as float32 bytes (:meth:`.minilm.MiniLM.embed_ids`). For tests and benchmarks;
+    ``threads`` 0 is onnxruntime's default."""
 
     def __init__(self, threads: int = 0) -> None:
-        import numpy
-        import onnxruntime
-
-        from .minilm import model_file
-
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.log_severity_level = 3
-        self._np = numpy
-        self._session = onnxruntime.InferenceSession(str(model_file()), options, providers=["CPUExecutionProvider"])
+        self._model = MiniLM(threads=threads)
 
     def run(self, rows: list[list[int]]) -> bytes:
-        np = self._np
-        width = max(map(len, rows))
-        ids = np.zeros((len(rows), width), np.int64)
-        mask = np.zeros_like(ids)
-        for index, row in enumerate(rows):
-            ids[index, :len(row)] = row
-            mask[index, :len(row)] = 1
-        hidden = self._session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
-        pooled = (hidden * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
-        pooled /= np.linalg.norm(pooled, axis=1, keepdims=True)
-        return pooled.astype(np.float32).tobytes()
+        return b"".join(vector.astype("float32").tobytes() for vector in self._model.embed_ids(rows))
 
 
 class Model(Protocol):
