@@ -384,7 +384,7 @@ def minilm_rows() -> list[list[int]]:
     from ragchunk import split
     from ragchunk.evaluate.minilm import token_ids
 
-    text = (ROOT / "web" / "tools" / "evaluate" / "sample" / "state_of_the_union.md").read_text(encoding="utf-8")
+    text = (ROOT / "tests" / "data" / "chunking-evaluation" / "corpora" / "state_of_the_union.md").read_text(encoding="utf-8")
     chunks = [chunk.text for chunk in split(text, by="paragraphs", size=256, overlap=32).chunks]
     return sorted((token_ids(chunk) for chunk in chunks), key=len, reverse=True)[:MINILM_TEXTS]
 

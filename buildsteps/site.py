@@ -35,6 +35,8 @@ SHELL = WEB / "shell.html"
 # .h1, .lead, and footer.<catalog>), `frame_title` the title of embed.js's frame, `presets`
 # the URL settings embed.js passes on.
 TOOLS = WEB / "tools"
+SAMPLE_SOURCE = ROOT / "tests" / "data" / "chunking-evaluation"
+SAMPLE_FILES = ("LICENSE", "corpora/chatlogs.md", "corpora/state_of_the_union.md")
 TOOL_REGISTRY = TOOLS / "tools.json"
 # The words of the shell come from the English catalog, the page's first paint.
 ENGLISH = WEB / "i18n" / "en.json"
@@ -266,6 +268,10 @@ def build() -> Path:
             (DIST / name).write_text(render(path.read_text(encoding="utf-8"), embed_values(tools)), encoding="utf-8")
         else:
             copy(path, DIST / name)
+    # The evaluation's sample: its questions are in web/, its documents and their licence are
+    # the repository's one copy of chunking-evaluation (tests/data), not a second one.
+    for name in SAMPLE_FILES:
+        copy(SAMPLE_SOURCE / name, DIST / "tools" / "evaluate" / "sample" / Path(name).name)
     (DIST / "spec.js").write_text(
         "// Written by build.py from ragchunk.api.form_spec() (defaults and limits of the core),\n"
         "// web/tools/tools.json (the tools), ragchunk.calculator.plan (the worked example) and the\n"

@@ -13,7 +13,10 @@ import pytest
 from playwright.sync_api import Page
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "web" / "tools" / "evaluate" / "sample"
+# The sample's documents are the repository's copy of chunking-evaluation's corpora (the build
+# ships them beside the sample's questions, web/tools/evaluate/sample/questions.csv).
+SAMPLE = ROOT / "tests" / "data" / "chunking-evaluation" / "corpora"
+SAMPLE_QUESTIONS = ROOT / "web" / "tools" / "evaluate" / "sample" / "questions.csv"
 SAMPLE_FILES = ("chatlogs.md", "state_of_the_union.md")
 
 
@@ -78,7 +81,7 @@ class EvaluatePage:
 def test_the_sample_gives_a_whole_evaluation_equal_to_the_clis(page: Page):
     tool = EvaluatePage(page).open()
     tool.evaluate(lambda: page.click("#sample"))
-    expected = cli_json(SAMPLE, list(SAMPLE_FILES), SAMPLE / "questions.csv")
+    expected = cli_json(SAMPLE, list(SAMPLE_FILES), SAMPLE_QUESTIONS)
     assert tool.download("#download-json").decode("utf-8") == expected
     data = json.loads(expected)
     assert len(tool.rows()) == len(data["results"]) == 12
@@ -136,13 +139,13 @@ def test_dropped_files_and_a_questions_file_equal_the_cli(page: Page, tmp_path: 
         [[name, list(data)] for name, data in files.items()],
     )
     page.wait_for_function("() => document.querySelector('#drop').dataset.documents === '2'")
-    page.set_input_files("#questions-file", files=[SAMPLE / "questions.csv"])
+    page.set_input_files("#questions-file", files=[SAMPLE_QUESTIONS])
     page.wait_for_function("() => document.querySelector('#questions').value.length > 1000")
     tool.set_ways("headings", "sentences")
     page.fill("#sizes", "256")
     page.fill("#k", "3")
     tool.evaluate()
-    expected = cli_json(SAMPLE, list(SAMPLE_FILES), SAMPLE / "questions.csv", "--by", "headings,sentences",
+    expected = cli_json(SAMPLE, list(SAMPLE_FILES), SAMPLE_QUESTIONS, "--by", "headings,sentences",
                         "--size", "256", "--k", "3")
     assert tool.download("#download-json").decode("utf-8") == expected
     # The table sorts by a column, and the other way on a second press.
@@ -225,7 +228,7 @@ FIGURES = ("recall", "precision", "iou", "hit_rate", "mrr", "precision_omega")
 
 
 def test_minilm_in_the_worker_is_within_half_a_point_of_the_cli(page: Page, tmp_path: Path):
-    lines = (SAMPLE / "questions.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    lines = (SAMPLE_QUESTIONS).read_text(encoding="utf-8").splitlines(keepends=True)
     questions = tmp_path / "questions.csv"
     questions.write_text(lines[0] + "".join(line for line in lines[1:] if line.rstrip().endswith(",state_of_the_union")),
                          encoding="utf-8")
