@@ -20,6 +20,7 @@ import os
 import sys
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -69,14 +70,23 @@ def dist() -> Path:
     return build()
 
 
+@contextmanager
+def own_server(site: Path) -> Iterator[tuple[object, str]]:
+    """A server of ``site`` on a free port, and its base URL; the caller may stop it early
+    (``server.shutdown()``: the site is then offline), and it is stopped at the end."""
+    server = make_server(site, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server, f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 @pytest.fixture(scope="session")
 def base_url(dist: Path) -> Iterator[str]:
-    server = make_server(dist, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with own_server(dist) as (_, url):
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import threading
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import own_server
 from playwright.sync_api import Page
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -263,40 +263,36 @@ def test_minilm_in_the_worker_is_within_half_a_point_of_the_cli(page: Page, tmp_
 
 
 def test_the_model_works_offline_after_one_visit_that_chose_it(browser, dist: Path, watch):
-    from buildsteps.serve import make_server
+    with own_server(dist) as (server, base_url):
+        context = browser.new_context(base_url=base_url)
+        try:
+            page = context.new_page()
+            page.on("pageerror", lambda e: watch.page_errors.append(str(e)))
+            page.on("request", lambda r: watch.foreign.append(r.url)
+                    if not r.url.startswith((base_url, "blob:", "data:")) else None)
+            tool = EvaluatePage(page).open()
+            page.wait_for_selector('#offline-status[data-state="ready"]')
 
-    server = make_server(dist, "127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base_url = f"http://127.0.0.1:{server.server_address[1]}/"
-    context = browser.new_context(base_url=base_url)
-    try:
-        page = context.new_page()
-        page.on("pageerror", lambda e: watch.page_errors.append(str(e)))
-        page.on("request", lambda r: watch.foreign.append(r.url)
-                if not r.url.startswith((base_url, "blob:", "data:")) else None)
-        tool = EvaluatePage(page).open()
-        page.wait_for_selector('#offline-status[data-state="ready"]')
+            def run_model() -> None:
+                page.fill("#text", GUIDE)
+                page.wait_for_function("() => document.querySelector('#drop').dataset.documents === '1'")
+                page.fill("#questions", GUIDE_QUESTIONS)
+                page.fill("#sizes", "32")
+                tool.set_ways("headings")
+                tool.set_retrievers("minilm")
+                tool.evaluate()
+                assert [row[1] for row in tool.rows()] == ["minilm"]
 
-        def run_model() -> None:
-            page.fill("#text", GUIDE)
-            page.wait_for_function("() => document.querySelector('#drop').dataset.documents === '1'")
-            page.fill("#questions", GUIDE_QUESTIONS)
-            page.fill("#sizes", "32")
-            tool.set_ways("headings")
-            tool.set_retrievers("minilm")
-            tool.evaluate()
-            assert [row[1] for row in tool.rows()] == ["minilm"]
+            run_model()
+            page.wait_for_selector('#model-note[data-kept="4"]', state="attached")
+            server.shutdown()
+            server.server_close()
 
-        run_model()
-        page.wait_for_selector('#model-note[data-kept="4"]', state="attached")
-        server.shutdown()
-        server.server_close()
-
-        page.reload()
-        tool.open()
-        # Served by the service worker, the page is cross-origin isolated: the model may use every core.
-        assert page.evaluate("() => crossOriginIsolated") is True
-        run_model()
-    finally:
-        context.close()
+            page.reload()
+            tool.open()
+            # Served by the service worker, the page is cross-origin isolated: the model may use every core.
+            assert page.evaluate("() => crossOriginIsolated") is True
+            run_model()
+        finally:
+            context.close()
     watch.check()
