@@ -5,11 +5,16 @@
 23
 >>> ragchunk.sentences("Dr. Smith arrived at 5 p.m. He left.")
 ['Dr. Smith arrived at 5 p.m.', 'He left.']
+
+``ragchunk.evaluate`` is the evaluation's package, and calling it calls
+:func:`ragchunk.evaluate.evaluate`: ``ragchunk.evaluate(documents, questions, settings=...)``.
 """
 
 from .calculator import Plan, chunk_count, plan, tokens_from_chars
 from .corpus import DocumentResult, split_corpus, split_document
 from .errors import NotTextError, RagchunkError, UnknownEncodingError
+from . import evaluate
+from .evaluate import Evaluation, Question, read_questions
 from .llms import LLMS, ContextPlan, get_llm, plan_context
 from .models import MODELS, Model, get_model
 from .options import SplitOptions
@@ -29,6 +34,7 @@ __all__ = [
     "Chunk",
     "ContextPlan",
     "DocumentResult",
+    "Evaluation",
     "MODELS",
     "Model",
     "SplitOptions",
@@ -37,6 +43,7 @@ __all__ = [
     "LLMS",
     "NotTextError",
     "Plan",
+    "Question",
     "RagchunkError",
     "Split",
     "Stats",
@@ -48,12 +55,14 @@ __all__ = [
     "chunk_record",
     "compute_stats",
     "decode_document",
+    "evaluate",
     "format_stats",
     "get_llm",
     "get_model",
     "get_tokenizer",
     "plan",
     "plan_context",
+    "read_questions",
     "sentence_spans",
     "sentences",
     "split",

@@ -208,6 +208,49 @@ def test_too_many_settings_or_an_unknown_way_is_refused():
 # --- evaluate ------------------------------------------------------------------------------------
 
 
+def test_ragchunk_evaluate_is_callable_with_settings_listed_one_by_one():
+    """The issue's front door: ``ragchunk.evaluate(documents, questions, settings=..., retrievers=..., k=...)``
+    with documents as a mapping and questions as strings or JSONL-shaped objects gives what the grid gives."""
+    questions = [{"question": "How do I sign in?", "answers": ['sign in with your "work" account']},
+                 "How to install on Windows?"]
+    listed = ragchunk.evaluate({"guide.md": GUIDE}, questions, settings=["headings 32/4", ("fixed", 32, 4)],
+                               retrievers=["bm25"], k=2).to_json()
+    gridded = evaluate([("guide.md", GUIDE)], [Question("1", "How do I sign in?", ('sign in with your "work" account',)),
+                                                Question("2", "How to install on Windows?")],
+                       by=("headings", "fixed"), sizes=(32,), overlap=4, k=2).to_json()
+    assert listed == gridded
+    assert [(r["by"], r["size"], r["overlap"], r["context"]) for r in listed["results"]] == [
+        ("headings", 32, 4, "headings"), ("fixed", 32, 4, "none")]
+    assert listed["results"][0]["recall"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("settings, field, words", [
+    (["headings 4/0"], "chunk_size", "at least 8"),
+    (["headings 64/64"], "overlap", "smaller than chunk size"),
+    ([("chapters", 64)], "by", "chapters"),
+    (["headings"], "settings", '"headings 512/64"'),
+    ([], "settings", "give at least one"),
+    ([f"fixed {size}" for size in range(8, 8 + 49)], "settings", "more than 48"),
+])
+def test_a_bad_setting_is_named_with_the_fix(settings, field, words):
+    with pytest.raises(RagchunkError) as caught:
+        ragchunk.evaluate({"guide.md": GUIDE}, ["q"], settings=settings)
+    assert caught.value.field == field and words in caught.value.message
+
+
+def test_settings_and_a_grid_together_are_refused_and_bad_questions_are_named():
+    with pytest.raises(RagchunkError) as caught:
+        ragchunk.evaluate({"guide.md": GUIDE}, ["q"], settings=["headings 64"], sizes=(64,))
+    assert caught.value.code == "settings_and_grid"
+    with pytest.raises(RagchunkError) as caught:
+        ragchunk.evaluate({"guide.md": GUIDE}, ["q", {"answers": ["Run"]}], settings=["headings 64"])
+    assert caught.value.message == 'questions item 2: has no "question": give each item a "question" string'
+    with pytest.raises(RagchunkError) as caught:
+        ragchunk.evaluate({"guide.md": GUIDE}, "How do I sign in?", settings=["headings 64"])
+    assert caught.value.code == "questions_not_list"
+
+
+
 def test_an_answer_not_found_is_listed_and_its_question_scored_without_it():
     questions = [Question("1", "How to install on Windows?", ("type setup.exe /quiet", "press the red button")),
                  Question("2", "How do I sign in?", ('sign in with your "work" account',))]

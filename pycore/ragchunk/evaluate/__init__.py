@@ -20,7 +20,9 @@ which settings these questions cannot tell apart (:mod:`.recommend`).
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Generator, Iterable, Sequence
+import sys
+import types
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -30,15 +32,15 @@ from ..packing.context import DEFAULT_CONTEXT
 from ..settings import DEFAULT_ENCODING, LABELS
 from ..settings.checks import check_whole
 from ..steps import drive
-from .grid import BY_EVALUATED, DEFAULT_SIZES, IndexedChunk, Setting, chunks_of, grid
+from .grid import BY_EVALUATED, DEFAULT_SIZES, IndexedChunk, Setting, chunks_of, grid, listed
 from .metrics import ChunkSpans, Score, bootstrap_interval, precision_omega, score
 from .minilm import BATCH, MiniLM
-from .questions import Question, read_questions
+from .questions import Question, as_questions, read_questions
 from .quotes import closest_passage, find_quote
 from .recommend import recommend
 from .retrieval import RETRIEVERS, EmbeddingCache, bm25_top, dense_top, rrf
 
-__all__ = ["BY_EVALUATED", "DEFAULT_K", "RETRIEVERS", "Evaluation", "Question", "Setting", "evaluate",
+__all__ = ["BY_EVALUATED", "DEFAULT_K", "RETRIEVERS", "Evaluation", "Question", "Setting", "as_questions", "evaluate",
            "evaluate_steps", "read_questions"]
 
 DEFAULT_K = 5
@@ -178,13 +180,18 @@ def _row(setting: Setting, retriever: str, k: int, chunks: list[IndexedChunk], l
     return row
 
 
-def evaluate_steps(documents: Sequence[tuple[str, str]], questions: Sequence[Question], *,
-                   by: Iterable[str] = BY_EVALUATED, sizes: Iterable[int] = DEFAULT_SIZES, overlap: int | None = None,
+def evaluate_steps(documents: Sequence[tuple[str, str]] | Mapping[str, str],
+                   questions: Sequence[Question | str | Mapping[str, Any]], *,
+                   settings: Iterable[Setting | str | tuple | Mapping[str, Any]] | None = None,
+                   by: Iterable[str] | None = None, sizes: Iterable[int] | None = None, overlap: int | None = None,
                    context: str = DEFAULT_CONTEXT, retrievers: Iterable[str] = ("bm25",), k: int = DEFAULT_K,
                    tokenizer: str = DEFAULT_ENCODING, model: str | None = None, price: float | None = None,
                    embedder: Callable[..., list[Any]] | None = None
                    ) -> Generator[tuple, Any, Evaluation]:
     """:func:`evaluate` as steps ``(stage, done, total)`` (see :mod:`ragchunk.steps`)."""
+    if isinstance(documents, Mapping):
+        documents = list(documents.items())
+    questions = as_questions(questions)
     wanted = list(dict.fromkeys(retrievers))
     unknown = [name for name in wanted if name not in RETRIEVERS]
     if unknown or not wanted:
@@ -192,7 +199,14 @@ def evaluate_steps(documents: Sequence[tuple[str, str]], questions: Sequence[Que
         raise RagchunkError("retriever", f"retriever ({value}) is not known: choose one of {choices}",
                             "unknown_retriever", {"value": value, "choices": choices})
     k = check_whole("k", LABELS["k"], k, 1, MAX_K, unit="chunks")
-    settings = grid(by=by, sizes=sizes, overlap=overlap, context=context)
+    if settings is None:
+        settings = grid(by=BY_EVALUATED if by is None else by, sizes=DEFAULT_SIZES if sizes is None else sizes,
+                        overlap=overlap, context=context)
+    elif by is not None or sizes is not None or overlap is not None:
+        raise RagchunkError("settings", "give settings, or by, sizes and overlap as a grid, not both",
+                            "settings_and_grid", {})
+    else:
+        settings = listed(settings, context=context)
     if not questions:
         raise RagchunkError("questions", "there are no questions: give at least one", "no_questions", {})
     yield ("locating answers", 0, len(questions))
@@ -225,7 +239,47 @@ def evaluate_steps(documents: Sequence[tuple[str, str]], questions: Sequence[Que
     return Evaluation(len(located), k, model or tokenizer, not_found, rows, recommend(rows))
 
 
-def evaluate(documents: Sequence[tuple[str, str]], questions: Sequence[Question], **options: Any) -> Evaluation:
-    """Evaluate every setting of the grid on ``questions`` over ``documents`` (``(source, text)``
-    pairs, as a reader extracted them); see :func:`evaluate_steps` for the options."""
+def evaluate(documents: Sequence[tuple[str, str]] | Mapping[str, str],
+             questions: Sequence[Question | str | Mapping[str, Any]], **options: Any) -> Evaluation:
+    """Evaluate settings on ``questions`` over ``documents``; ``ragchunk.evaluate`` is this function.
+
+    ``documents`` are ``(source, text)`` pairs or a mapping of source to text, as a reader
+    extracted them. ``questions`` are :class:`Question` objects, strings, or objects shaped
+    as a JSONL line (see :func:`.questions.as_questions`; a file's text goes through
+    :func:`read_questions`). Options:
+
+    - ``settings``: the settings to try, one by one (see :func:`.grid.listed`:
+      ``["headings 512/64", ("fixed", 256)]``); or, instead, a grid of ``by`` (default
+      fixed, headings, paragraphs, sentences) × ``sizes`` (default 128, 256, 512) with
+      ``overlap`` (default an eighth of each size);
+    - ``context`` (as split), ``retrievers`` (``bm25``, ``minilm``, ``hybrid``), ``k``
+      (default 5), ``tokenizer`` or ``model`` (sizing, as split), ``price`` (per million
+      tokens to embed).
+
+    The result's :meth:`Evaluation.to_json` is plain data: ``questions``, ``not_found``,
+    ``results`` (one row per setting and retriever) and ``recommendation``.
+
+    >>> import ragchunk
+    >>> docs = {"faq.md": "# Size\\n\\nChunks of 512 tokens suit most models.\\n\\n# Cost\\n\\nEmbedding costs money."}
+    >>> found = ragchunk.evaluate(docs, [{"question": "What does embedding cost?", "answer": "costs money"}],
+    ...                           settings=["headings 16/0", "fixed 16/0"], k=1)
+    >>> [(row["by"], row["recall"], row["chunks"]) for row in found.to_json()["results"]]
+    [('headings', 1.0, 2), ('fixed', 1.0, 2)]
+
+    Raises :class:`RagchunkError` naming the field and the fix (see :func:`evaluate_steps`).
+    """
     return drive(evaluate_steps(documents, questions, **options))
+
+
+class _Callable(types.ModuleType):
+    """This package, callable as :func:`evaluate`: the issue's ``ragchunk.evaluate(documents,
+    questions, ...)`` and the room's name ``ragchunk.evaluate`` are one object, whichever way
+    it is imported (binding the function over the package's name in ``ragchunk`` breaks as
+    soon as an importer sets the parent's attribute back to the package, as pytest's does)."""
+
+    def __call__(self, documents: Sequence[tuple[str, str]] | Mapping[str, str],
+                 questions: Sequence[Question | str | Mapping[str, Any]], **options: Any) -> Evaluation:
+        return evaluate(documents, questions, **options)
+
+
+sys.modules[__name__].__class__ = _Callable

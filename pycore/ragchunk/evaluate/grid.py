@@ -7,18 +7,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import RagchunkError
 from ..packing.context import DEFAULT_CONTEXT
 from ..packing.windowing import windows
-from ..settings import DEFAULT_OVERLAP_SHARE
+from ..settings import DEFAULT_OVERLAP_SHARE, LABELS
+from ..settings.checks import check_whole, overlap_not_smaller
 from ..splitter import split
 from ..text.structure import BY_CHOICES
 from ..tokenizers import Tokenizer, get_tokenizer
 
-__all__ = ["BY_EVALUATED", "DEFAULT_SIZES", "MAX_SETTINGS", "MAX_SIZE", "MIN_SIZE", "IndexedChunk", "Setting", "chunks_of", "grid"]
+__all__ = ["BY_EVALUATED", "DEFAULT_SIZES", "MAX_SETTINGS", "MAX_SIZE", "MIN_SIZE", "IndexedChunk", "Setting", "chunks_of", "grid", "listed"]
 
 #: The ways of cutting an evaluation compares: the calculator's fixed windows, then split's levels.
 BY_EVALUATED = ("fixed", *BY_CHOICES)
@@ -82,6 +84,74 @@ def grid(*, by: Iterable[str] = BY_EVALUATED, sizes: Iterable[int] = DEFAULT_SIZ
                             " ways of cutting or sizes", "too_many_settings",
                             {"count": len(settings), "maximum": MAX_SETTINGS})
     return settings
+
+
+def listed(settings: Iterable[Setting | str | tuple | Mapping[str, Any]], *,
+           context: str = DEFAULT_CONTEXT) -> list[Setting]:
+    """Settings given one by one instead of as a grid: :class:`Setting` objects, strings as
+    their labels read (``"headings 512/64"``; ``"headings 512"`` overlaps an eighth),
+    ``(by, size)`` or ``(by, size, overlap)`` tuples, or mappings with those keys (and
+    ``context``). Repeats count once; order is kept.
+
+    >>> [s.label for s in listed(["fixed 256/32", ("headings", 512), {"by": "sentences", "size": 128, "overlap": 0}])]
+    ['fixed 256/32', 'headings 512/64', 'sentences 128/0']
+
+    Raises :class:`RagchunkError` naming ``settings`` for an item it cannot read, ``by`` for
+    an unknown way, ``chunk_size`` or ``overlap`` for a number out of range, and
+    ``settings`` for none or more than :data:`MAX_SETTINGS`.
+    """
+    if isinstance(settings, str | Setting):
+        settings = [settings]
+    out: list[Setting] = []
+    for number, item in enumerate(settings, 1):
+        if isinstance(item, Setting):
+            by, size, overlap, way_context = item.by, item.size, item.overlap, item.context
+        elif isinstance(item, str):
+            by, size, overlap = _label(item, number)
+            way_context = context
+        elif isinstance(item, Mapping):
+            by, size, overlap = item.get("by"), item.get("size"), item.get("overlap")
+            way_context = item.get("context", context)
+        elif isinstance(item, tuple) and len(item) in (2, 3):
+            by, size, overlap = (*item, None) if len(item) == 2 else item
+            way_context = context
+        else:
+            raise _unreadable(number, item)
+        if by not in BY_EVALUATED:
+            choices = ", ".join(BY_EVALUATED)
+            raise RagchunkError("by", f"setting {number}: boundary ({by}) is not known: choose one of {choices}",
+                                "unknown_by", {"value": str(by), "choices": choices})
+        size = check_whole("chunk_size", LABELS["chunk_size"], size, MIN_SIZE, MAX_SIZE)
+        overlap = size // DEFAULT_OVERLAP_SHARE if overlap is None else check_whole(
+            "overlap", LABELS["overlap"], overlap, 0, MAX_SIZE - 1)
+        if overlap >= size:
+            raise overlap_not_smaller(overlap, size)
+        setting = Setting(by, size, overlap, "none" if by == "fixed" else way_context)
+        if setting not in out:
+            out.append(setting)
+    if not out:
+        raise RagchunkError("settings", "settings is empty: give at least one, e.g. \"headings 512/64\"",
+                            "no_settings", {})
+    if len(out) > MAX_SETTINGS:
+        raise RagchunkError("settings", f"{len(out)} settings are more than {MAX_SETTINGS}: give fewer",
+                            "too_many_settings", {"count": len(out), "maximum": MAX_SETTINGS})
+    return out
+
+
+def _label(text: str, number: int) -> tuple[str, int, int | None]:
+    """``by size`` or ``by size/overlap`` (a :attr:`Setting.label` without its suffix)."""
+    parts = text.split()
+    if len(parts) == 2:
+        size, _, overlap = parts[1].partition("/")
+        if size.isdigit() and (overlap.isdigit() or not overlap):
+            return parts[0], int(size), int(overlap) if overlap else None
+    raise _unreadable(number, text)
+
+
+def _unreadable(number: int, item: object) -> RagchunkError:
+    return RagchunkError("settings", f"setting {number} ({item!r}) is not a setting: write it as"
+                         " \"headings 512/64\", (\"headings\", 512, 64) or {\"by\": \"headings\", \"size\": 512}",
+                         "bad_setting", {"number": number})
 
 
 def chunks_of(setting: Setting, documents: Sequence[tuple[str, str]], tokenizer: str | Tokenizer,

@@ -19,12 +19,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RagchunkError
 
-__all__ = ["MAX_QUESTIONS", "Question", "read_questions"]
+__all__ = ["MAX_QUESTIONS", "Question", "as_questions", "read_questions"]
 
 #: More questions than this in one file are refused (the evaluation embeds each once).
 MAX_QUESTIONS = 10_000
@@ -46,9 +47,9 @@ def _error(name: str, message: str, code: str, **params: Any) -> RagchunkError:
     return RagchunkError("questions", f"{name}: {message}", code, {"name": name, **params})
 
 
-def _at(name: str, line: int, message: str, code: str, **params: Any) -> RagchunkError:
-    """An error of line (or CSV row) ``line`` of the questions file ``name``."""
-    return RagchunkError("questions", f"{name} line {line}: {message}", code, {"name": name, "line": line, **params})
+def _at(name: str, line: int, message: str, code: str, *, unit: str = "line", **params: Any) -> RagchunkError:
+    """An error of line (or CSV row, or item given in code: ``unit``) ``line`` of the questions ``name``."""
+    return RagchunkError("questions", f"{name} {unit} {line}: {message}", code, {"name": name, "line": line, **params})
 
 
 def read_questions(data: str | bytes, name: str) -> list[Question]:
@@ -88,7 +89,7 @@ def _looks_like_csv(text: str) -> bool:
     return "," in header and "question" in [cell.strip().strip('"') for cell in header.split(",")]
 
 
-def _answers(value: Any, name: str, line: int) -> tuple[str, ...]:
+def _answers(value: Any, name: str, line: int, unit: str = "line") -> tuple[str, ...]:
     if value is None or value == "":
         return ()
     if isinstance(value, str):
@@ -96,7 +97,7 @@ def _answers(value: Any, name: str, line: int) -> tuple[str, ...]:
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         return tuple(item for item in value if item.strip())
     raise _at(name, line, 'answers must be a list of quotes (strings): write them as ["a quote", ...]',
-              "questions_bad_answers")
+              "questions_bad_answers", unit=unit)
 
 
 def _jsonl(text: str, name: str) -> list[Question]:
@@ -109,11 +110,47 @@ def _jsonl(text: str, name: str) -> list[Question]:
         except json.JSONDecodeError as err:
             raise _at(name, number, f"is not JSON ({err.msg}): write one object per line", "questions_bad_json",
                       reason=err.msg) from None
-        if not isinstance(item, dict) or not isinstance(item.get("question"), str) or not item["question"].strip():
-            raise _at(name, number, 'has no "question": give each line a "question" string', "questions_no_question")
-        answers = _answers(item.get("answers", item.get("answer")), name, number)
-        questions.append(Question(str(item.get("id", len(questions) + 1)), item["question"].strip(), answers,
-                                  str(item.get("source") or "")))
+        questions.append(_from_object(item, name, number, len(questions) + 1))
+    return questions
+
+
+def _from_object(item: Any, name: str, number: int, default_id: int, unit: str = "line") -> Question:
+    """One question of a JSON object (a JSONL line, or an item given to :func:`as_questions`)."""
+    if not isinstance(item, dict) or not isinstance(item.get("question"), str) or not item["question"].strip():
+        raise _at(name, number, f'has no "question": give each {unit} a "question" string', "questions_no_question",
+                  unit=unit)
+    answers = _answers(item.get("answers", item.get("answer")), name, number, unit)
+    return Question(str(item.get("id", default_id)), item["question"].strip(), answers, str(item.get("source") or ""))
+
+
+def as_questions(items: Iterable[Question | str | Mapping[str, Any]]) -> list[Question]:
+    """Questions given in code: :class:`Question` objects, plain strings (no answers), or
+    objects shaped as a JSONL line (``question``, ``answers`` or ``answer``, ``id``, ``source``).
+
+    >>> [(q.id, q.question, q.answers) for q in as_questions(["Why?", {"question": "How big?", "answer": "512"}])]
+    [('1', 'Why?', ()), ('2', 'How big?', ('512',))]
+
+    Raises :class:`RagchunkError` (``field="questions"``) naming the item for one without a
+    question, and for a string given instead of a list (a file's text goes to :func:`read_questions`).
+    """
+    if isinstance(items, str | bytes):
+        raise _error("questions", "is one string: give a list of questions, or read a file's text with"
+                     " read_questions(text, name)", "questions_not_list")
+    questions: list[Question] = []
+    for number, item in enumerate(items, 1):
+        if isinstance(item, Question):
+            questions.append(item)
+        elif isinstance(item, str):
+            if not item.strip():
+                raise _at("questions", number, "is empty: give each question some text", "questions_no_question",
+                          unit="item")
+            questions.append(Question(str(number), item.strip()))
+        else:
+            questions.append(_from_object(dict(item) if isinstance(item, Mapping) else item, "questions", number,
+                                          number, "item"))
+    if len(questions) > MAX_QUESTIONS:
+        raise _error("questions", f"has {len(questions):,} questions, more than {MAX_QUESTIONS:,}: keep a sample",
+                     "questions_too_many", count=len(questions), maximum=MAX_QUESTIONS)
     return questions
 
 
