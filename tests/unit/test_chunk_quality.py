@@ -394,6 +394,10 @@ def test_no_chunk_ends_on_an_opening_fence_or_holds_a_closing_fence_or_a_delimit
     documents.append((Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8"))
     documents.append("## c-libutl\n```\n" + "THE SOFTWARE IS PROVIDED AS IS, WITHOUT WARRANTY OF ANY KIND.\n" * 12
                      + "http://opensource.org/licenses/bsd-license.php\n```\n")
+    # A first line of code longer than a chunk: its fence went alone (this README's evaluate
+    # example, at 48 and 64, before the fence was glued to the line's first words).
+    documents.append("# Call\n\nIntro.\n\n```python\nresult = compute("
+                     + ", ".join(f"argument_{i}=value_{i}" for i in range(40)) + ")\nprint(result)\n```\n")
     count = ragchunk.get_tokenizer().count
     for text in documents:
         blocks = [b for b in parse_blocks(text) if b.kind == "code" and FENCE_LINE.fullmatch(text[b.start:b.end].split("\n", 1)[0])]

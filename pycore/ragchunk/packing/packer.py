@@ -296,6 +296,12 @@ class Packer:
                 # Estimates are off by a token or two at the edges: only an exact count
                 # may decide that a word is too big to stay whole.
                 if exact(pos, first_end) > size:
+                    if lead > pos and level == LINES:
+                        # A fence, a table header or headings and the line after them do not
+                        # fit together: that line is cut into words, the first of them glued.
+                        yield from self._glued_words(pos, first_end, starts_unit and pos == s, lead)
+                        pos = _next_start(text, first_end, e)
+                        continue
                     if lead > pos:
                         # Headings and the first word after them do not fit together:
                         # a word is cut only when it alone is too big, so they part.
@@ -335,6 +341,9 @@ class Packer:
                 elif tail is not None:
                     tail = tails.choose(end, size, after=tail + 1)
                     start = pos if tail is None else tail
+                elif lead > pos and level == LINES:
+                    yield from self._glued_words(pos, first_end, starts_unit and pos == s, lead)
+                    break
                 elif lead > pos:
                     glued = end = -1
                     break
@@ -362,6 +371,12 @@ class Packer:
             if kind in best:
                 return best[kind]
         return end
+
+    def _glued_words(self, s: int, e: int, starts_unit: bool, glued: int) -> Iterator[None]:
+        """The first line of a span of lines with what is glued to it (``glued``: where that
+        ends), packed word by word: the glued part never ends a chunk alone (before, an
+        opening fence whose first line of code was longer than a chunk was a chunk of its own)."""
+        yield from self._pack_span(s, e, WORDS, False, starts_unit, glued)
 
     def _too_big(self, s: int, e: int, level: int) -> Iterator[None]:
         """One line or one word that is bigger than a chunk on its own."""
