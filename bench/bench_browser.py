@@ -32,7 +32,7 @@ with the reference it is measured against in the same run:
   chunks per second one text per forward pass (the page's step) and batched, with one thread
   and, cross-origin isolated (COOP/COEP), with every core; ``--only minilm`` runs this alone.
 
-    python3 bench/bench_browser.py [--runs 5] [--only minilm] [--json bench/out/browser.json]
+    python3 bench/bench_browser.py [--runs 5] [--only minilm|boot] [--json bench/out/browser.json]
 """
 
 from __future__ import annotations
@@ -459,7 +459,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", type=Path, default=ROOT / "bench" / "out" / "browser.json")
-    parser.add_argument("--only", choices=["minilm"], help="run one measurement alone")
+    parser.add_argument("--only", choices=["minilm", "boot"], help="run one measurement alone")
     args = parser.parse_args()
 
     dist = build()
@@ -479,6 +479,14 @@ def main() -> int:
 
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            if args.only == "boot":
+                boot = measure_boot(browser, base_url, args.runs)
+                browser.close()
+                server.shutdown()
+                print(f"worker ready (cold) {boot['site_ready_ms']:8.0f} ms = {boot['site_ready_ms'] / boot['bare_pyodide_ms']:.2f}"
+                      f" x bare loadPyodide ({boot['bare_pyodide_ms']:.0f} ms); warm {boot['warm_ready_ms']:.0f} ms ="
+                      f" {boot['warm_ready_ms'] / boot['bare_pyodide_ms']:.2f} x")
+                return 0
             minilm = measure_minilm(browser, site, args.runs)
             if args.only == "minilm":
                 browser.close()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import os
 import shutil
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -35,7 +37,8 @@ def build_wheel(out_dir: Path, version: str) -> Path:
 
 
 def site_wheel(wheel: Path, out_dir: Path) -> Path:
-    """``wheel`` without the tables the page fetches itself (tables/data/*), RECORD rewritten.
+    """``wheel`` without the tables the page fetches itself (tables/data/*), its modules
+    compiled to Pyodide's bytecode (:func:`precompiled`), RECORD rewritten.
 
     The page loads this small wheel at start; tiktoken's rank files reach the WASM encoder
     directly, and a model family's tables are fetched when one of its models is chosen.
@@ -49,6 +52,7 @@ def site_wheel(wheel: Path, out_dir: Path) -> Path:
                 continue
             kept.append((info, source.read(info)))
         record_name = next(n for n in source.namelist() if n.endswith(".dist-info/RECORD"))
+    kept = precompiled(kept)
     lines = []
     for info, data in kept:
         digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
@@ -62,3 +66,29 @@ def site_wheel(wheel: Path, out_dir: Path) -> Path:
         record.external_attr = 0o644 << 16
         archive.writestr(record, "\n".join(lines) + "\n")
     return target
+
+
+def precompiled(entries: list[tuple[zipfile.ZipInfo, bytes]]) -> list[tuple[zipfile.ZipInfo, bytes]]:
+    """``entries`` with each ``.py`` replaced by a sourceless ``.pyc`` of Pyodide's own Python.
+
+    Importing the core in the worker compiled every module at each cold start (about a
+    third of the worker's own start-up: 1.3 s of imports, 0.9 s from bytecode, under
+    Node); Pyodide ships its own packages this way. The bytecode comes from the pinned
+    Pyodide itself (``bytecode.mjs``), so its magic number is the page's by construction.
+    """
+    sources = {info.filename: data.decode("utf-8") for info, data in entries if info.filename.endswith(".py")}
+    with tempfile.TemporaryDirectory() as work:
+        given, made = Path(work) / "sources.json", Path(work) / "bytecode.json"
+        given.write_text(json.dumps(sources), encoding="utf-8")
+        run(["node", str(ROOT / "buildsteps" / "bytecode.mjs"), str(given), str(made)])
+        compiled = json.loads(made.read_text(encoding="utf-8"))["pyc"]
+    if set(compiled) != set(sources):
+        raise SystemExit("build.py: Pyodide did not compile every module of the core")
+    out = []
+    for info, data in entries:
+        if info.filename in compiled:
+            pyc = zipfile.ZipInfo(info.filename + "c", info.date_time)
+            pyc.compress_type, pyc.external_attr = info.compress_type, info.external_attr
+            info, data = pyc, base64.b64decode(compiled[info.filename])
+        out.append((info, data))
+    return out
