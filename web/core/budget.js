@@ -126,5 +126,5 @@ export function planCounts(llm, { system = 0, tools = 0, history = 0, question =
   };
 }
 
-/** ceil(tokens × ratio): a text's estimate for a model without a tokenizer here, as context._Counter. */
-export const estimated = (referenceTokens, ratio) => Math.ceil(referenceTokens * ratio);
+/** The tokenizer that counts text for LLM `id` of `llms` (SPEC.planner.llms): its own, or the estimate's reference. */
+export const countedBy = (llms, id) => llms.find((llm) => llm.id === id)?.counted_by;
