@@ -67,13 +67,14 @@ function part(name, value) {
  * ragchunk.plan_context for counts already checked (whole, in range), with the texts
  * counted: `llm` an entry of the catalog (SPEC.planner.llms); `system`, `tools`, `question`
  * and `history` a number of tokens or {tokens, exact} of a text, history also [turns,
- * tokens per turn]; `templateTokens` the template's tokens ({text} left out) and
- * `templateText` whether it has any text. Returns {ok: true, result} with the keys of
+ * tokens per turn]; `templateTokens` the template's tokens ({text} left out),
+ * `templateText` whether it has any text and `templateExact` false while the page only
+ * estimates them (Python always counts them). Returns {ok: true, result} with the keys of
  * ContextPlan.to_json(), or {ok: false, errors: [{field, code, params}]} for an answer larger
  * than the window or than the model writes.
  */
 export function planCounts(llm, { system = 0, tools = 0, history = 0, question = 0, k = 0, chunkTokens = 0,
-  templateTokens = 0, templateText = false, answer, inputPrice = null, outputPrice = null }) {
+  templateTokens = 0, templateText = false, templateExact = true, answer, inputPrice = null, outputPrice = null }) {
   const size = llm.window;
   if (answer > size) {
     return { ok: false, errors: [{ field: "answer", code: "answer_over_window", params: { answer, window: size } }] };
@@ -90,7 +91,7 @@ export function planCounts(llm, { system = 0, tools = 0, history = 0, question =
   const fixed = [part("system prompt", system), part("tools", tools), historyPart, part("question", question)];
   const prices = [inputPrice ?? llm.input_price, outputPrice ?? llm.output_price];
   const shared = budget(size, answer, fixed.map((p) => [p.name, p.tokens]), k, chunkTokens, templateTokens, ...prices);
-  const retrieved = { name: RETRIEVED, tokens: k * (chunkTokens + templateTokens), exact: exact || !templateText,
+  const retrieved = { name: RETRIEVED, tokens: k * (chunkTokens + templateTokens), exact: (exact || !templateText) && templateExact,
     given: "count", detail: `${grouped(k)} × (${grouped(chunkTokens)} + ${grouped(templateTokens)})` };
   const notes = [];
   if (!exact) {

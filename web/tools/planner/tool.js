@@ -90,6 +90,7 @@ function readForm() {
   values.templateText = wrap !== "";
   values.template = wrap ? textCount("template", wrap) : { tokens: 0, exact: true, pending: false };
   values.templateTokens = values.template.tokens;
+  values.templateExact = !values.template.pending;
   return { values, errors };
 }
 
