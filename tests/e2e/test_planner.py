@@ -10,8 +10,13 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import shlex
+import subprocess
+import sys
 from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from conftest import watched_page
@@ -21,7 +26,8 @@ from ragchunk.llms import budget, get_llm
 from ragchunk.llms.context import PAGE_DEFAULTS, check_tools
 from test_i18n import indian
 
-CATALOGS = {lang: json.loads(open(f"web/i18n/{lang}.json", encoding="utf-8").read()) for lang in ("en", "ru", "hi")}
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGS = {lang: json.loads((ROOT / "web" / "i18n" / f"{lang}.json").read_text(encoding="utf-8")) for lang in ("en", "ru", "hi")}
 PROMPT = "You answer from the sources only, and cite each one you use. Never guess a number."
 BAD_TOOLS = '[{"type": "function",\n  "function": {"name": "search",}}]'
 GOOD_TOOLS = '[{"type": "function", "function": {"name": "search", "description": "Search the docs"}}]'
@@ -99,7 +105,7 @@ def test_the_budget_shows_at_first_paint_and_without_python(context, watch):
     watch.check()
 
 
-def test_pasted_parts_are_counted_exactly_bad_tools_named_and_an_overflow_warned(page):
+def test_pasted_parts_are_counted_exactly_bad_tools_named_and_an_overflow_warned(page, tmp_path):
     open_planner(page)
     plan = defaults()
     assert page.inner_text("#r-left") == f"{plan.left:,}"
@@ -147,6 +153,18 @@ def test_pasted_parts_are_counted_exactly_bad_tools_named_and_an_overflow_warned
     cli = page.text_content("#cli-snippet")
     assert cli.startswith("python -m ragchunk context --llm gpt-3.5-turbo --system system.txt --tools tools.json")
     assert "--chunks 40x512" in cli
+    # The same in Python and on the command line, with the pasted texts saved as the files they name.
+    (tmp_path / "system.txt").write_text(PROMPT, encoding="utf-8")
+    (tmp_path / "tools.json").write_text(GOOD_TOOLS, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "pycore")}
+    python = subprocess.run([sys.executable, "-c", page.text_content("#python-snippet")], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert python.stdout.split()[:3] == [str(over.left), str(over.max_k), str(over.max_chunk_size)], python.stderr
+    command = subprocess.run([sys.executable, *shlex.split(cli)[1:]], cwd=tmp_path, env=env, capture_output=True,
+                             text=True, timeout=60)
+    assert command.returncode == 2 and "--chunks: the request does not fit" in command.stderr
+    left = next(line for line in command.stdout.splitlines() if line.split()[0] == "left")
+    assert left.split()[1] == f"{over.left:,}" and left.endswith("over, at the retrieved context")
 
 
 def test_the_planner_in_russian_and_hindi(page):
