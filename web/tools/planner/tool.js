@@ -227,16 +227,18 @@ function render(plan, source) {
     show(warning, "plan.over", { llm: llm().name, window: plan.window, part: msg(`plan.part_${PART_KEYS[plan.over]}`),
       over_by: -plan.left });
   }
+  // A figure made from an estimated part is an estimate too, and says so.
+  const figure = (element, n) => show(element, plan.parts.every((p) => p.exact) ? "{n}" : "plan.approx", { n });
   if (plan.max_k === null) show($("r-max-k"), "plan.none");
-  else show($("r-max-k"), "{n}", { n: plan.max_k });
+  else figure($("r-max-k"), plan.max_k);
   if (plan.max_chunk_size === null) show($("r-max-size"), "plan.no_k");
-  else show($("r-max-size"), "{n}", { n: quantity("tokens", plan.max_chunk_size) });
+  else figure($("r-max-size"), quantity("tokens", plan.max_chunk_size));
   if (plan.cost_per_request === null) {
     show($("r-cost"), "plan.cost_none");
     show($("r-cost-1000"), "plan.cost_none");
   } else {
-    show($("r-cost"), "plan.cost_value", { cost: money(plan.cost_per_request) });
-    show($("r-cost-1000"), "plan.cost_value", { cost: money(plan.cost_per_1000) });
+    figure($("r-cost"), msg("plan.cost_value", { cost: money(plan.cost_per_request) }));
+    figure($("r-cost-1000"), msg("plan.cost_value", { cost: money(plan.cost_per_1000) }));
   }
   const model = llm();
   $("estimate-note").hidden = !plan.estimate;
