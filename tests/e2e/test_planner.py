@@ -177,6 +177,12 @@ def test_the_planner_in_russian_and_hindi(page):
     assert "Claude Haiku 4.5 не публикует токенизатор" in note
     left = page.inner_text("#r-left")
     assert left.startswith("≈") and "\u00a0" in left and digits(left) == plan.left
+    # Tools that are not JSON: said in Russian, JSON's reason too.
+    settle(page, lambda: page.fill("#tools-text", "[1,]"))
+    error = page.inner_text("#tools-error")
+    assert error.startswith("инструменты — не корректный JSON: строка 1, столбец ") and "запятая" in error
+    assert not re.search(r"[A-Za-z]{4}", error.replace("JSON", "")), error
+    settle(page, lambda: page.fill("#tools-text", ""))
     # A decimal comma, as Russian writes it.
     settle(page, lambda: page.fill("#input_price", "1,5"))
     cheaper = defaults("claude-haiku-4-5", input_price=1.5)

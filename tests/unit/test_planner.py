@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from catalog import LANGS, catalog, english
 from ragchunk import RagchunkError, get_tokenizer, plan_context
 from ragchunk.cli import main
-from ragchunk.llms import LLMS, budget, get_llm, llm_catalog
+from ragchunk.llms import LLMS, budget, check_tools, get_llm, llm_catalog
 from ragchunk.tokenizers import ENCODINGS
 
 PROMPT = "You answer from the sources only, and cite each one you use. Réponds en français si on te le demande."
@@ -318,3 +318,21 @@ def test_the_workers_context_request_is_plan_context():
     # A request that passes the window is still a plan: the page names the part.
     over = ask({"llm": "gpt-3.5-turbo", "k": 40, "chunk_tokens": 512})["result"]
     assert (over["fits"], over["over"]) == (False, "retrieved context")
+
+
+def test_the_page_says_every_reason_json_gives_in_each_language():
+    """The planner's page says why tools are not JSON in its language: json_reason.<slug> of
+    the reason (web/tools/planner/tool.js makes the slug the same way)."""
+    def slug(reason: str) -> str:
+        words = reason.replace("':'", "colon").replace("','", "comma").lower()
+        return "json_reason." + re.sub(r"^_|_$", "", re.sub(r"[^a-z]+", "_", words))
+
+    english = catalog("en")
+    said = {key: value for key, value in english.items() if key.startswith("json_reason.")}
+    assert said and all(slug(value) == key for key, value in said.items())
+    for bad in ("", "[1,]", "{1}", '{"a" 1}', "[1 2]", "[1] x", '"abc', '"\x01"', '"\\q"', '"\\u12"', '{"a": 1,}'):
+        with pytest.raises(RagchunkError) as caught:
+            check_tools(bad)
+        assert slug(caught.value.params["reason"]) in said, bad
+    for lang in LANGS:
+        assert set(said) <= set(catalog(lang)), lang

@@ -4,7 +4,7 @@
 import { SPEC } from "../../spec.js";
 import { ANSWER, planCounts, RETRIEVED } from "../../core/budget.js";
 import { FieldError, readCount, readReal } from "../../core/formula.js";
-import { decimalComma, fixed, money, msg, onLanguageChange, percent, quantity, show, showText }
+import { decimalComma, fixed, has, money, msg, onLanguageChange, percent, quantity, show, showText }
   from "../../i18n/i18n.js";
 import { $, debounce } from "../../ui/dom.js";
 import { TEXT_DEBOUNCE_MS } from "../../ui/document.js";
@@ -250,8 +250,15 @@ function render(plan, source) {
   showPlanSnippets(plan);
 }
 
+// JSON's reason for refusing the tools, in the page's language when the catalog knows it
+// (json_reason.<its words as a slug>; the English is Python's json module's own).
+const jsonReason = (reason) => `json_reason.${reason.replace("':'", "colon").replace("','", "comma").toLowerCase()
+  .replace(/[^a-z]+/g, "_").replace(/^_|_$/g, "")}`;
+const sayable = (error) => (error.code === "tools_not_json" && has(jsonReason(error.params.reason))
+  ? { ...error, params: { ...error.params, reason: msg(jsonReason(error.params.reason)) } } : error);
+
 function renderInvalid(errors, source) {
-  showErrors(errors, slots);
+  showErrors(errors.map(sayable), slots);
   const results = $("plan-results");
   results.dataset.source = source;
   results.dataset.state = "invalid";
