@@ -91,8 +91,9 @@ export function planCounts(llm, { system = 0, tools = 0, history = 0, question =
   const fixed = [part("system prompt", system), part("tools", tools), historyPart, part("question", question)];
   const prices = [inputPrice ?? llm.input_price, outputPrice ?? llm.output_price];
   const shared = budget(size, answer, fixed.map((p) => [p.name, p.tokens]), k, chunkTokens, templateTokens, ...prices);
-  const retrieved = { name: RETRIEVED, tokens: k * (chunkTokens + templateTokens), exact: (exact || !templateText) && templateExact,
-    given: "count", detail: `${grouped(k)} × (${grouped(chunkTokens)} + ${grouped(templateTokens)})` };
+  const retrieved = { name: RETRIEVED, tokens: k * (chunkTokens + templateTokens),
+    exact: (exact || !templateText) && templateExact, given: "count",
+    detail: `${grouped(k)} × (${grouped(chunkTokens)} + ${grouped(templateTokens)})` };
   const notes = [];
   if (!exact) {
     notes.push(`${llm.id} has no tokenizer here: its text is estimated as ${llm.counted_by} tokens ×` +
