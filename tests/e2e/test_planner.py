@@ -189,6 +189,13 @@ def test_the_planner_in_russian_and_hindi(page):
     cost = page.inner_text("#r-cost-1000")
     assert cost.startswith("≈ $") and "," in cost
     assert float(cost[3:].replace("\u00a0", "").replace(",", ".")) == round(cheaper.cost_per_1000, 2)
+    # The estimate's ratio, the person's own (as the provider's count of their text showed it).
+    assert page.input_value("#ratio") == "1" and page.is_visible("#ratio")
+    settle(page, lambda: page.fill("#ratio", "1,2"))
+    own = defaults("claude-haiku-4-5", input_price=1.5, ratio=1.2)
+    assert own.template_tokens > plan.template_tokens and digits(page.inner_text("#r-left")) == own.left
+    assert parse_qs(urlsplit(page.url).query)["ratio"] == ["1.2"]
+    settle(page, lambda: page.fill("#ratio", "1"))
     # Hindi: its words, Indian grouping, and the overflow named in Hindi.
     page.select_option("#lang", "hi")
     wait_language(page, "hi")

@@ -60,6 +60,8 @@ def plan_cases(rng: random.Random, llms: list[dict]) -> list[list]:
                                                 llm["max_output"] or 0])}
             if rng.random() < 0.3:
                 counts["inputPrice"], counts["outputPrice"] = rng.choice(PRICES[1:]), rng.choice(PRICES[1:])
+            if rng.random() < 0.3:
+                counts["ratio"] = rng.choice([0.5, 1, 1.2, 1.37, 2, 99.5])
             cases.append([llm, counts])
     return cases
 
@@ -70,7 +72,7 @@ def python_plan(llm: dict, counts: dict) -> dict:
         plan = plan_context(llm["id"], system=counts["system"], tools=counts["tools"], history=history,
                             question=counts["question"], k=counts["k"], chunk_tokens=counts["chunkTokens"],
                             answer=counts["answer"], input_price=counts.get("inputPrice"),
-                            output_price=counts.get("outputPrice"))
+                            output_price=counts.get("outputPrice"), ratio=counts.get("ratio"))
     except RagchunkError as err:
         return {"ok": False, "errors": [{"field": err.field, "code": err.code, "params": err.params}]}
     return {"ok": True, "result": plan.to_json()}

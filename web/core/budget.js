@@ -69,12 +69,14 @@ function part(name, value) {
  * and `history` a number of tokens or {tokens, exact} of a text, history also [turns,
  * tokens per turn]; `templateTokens` the template's tokens ({text} left out),
  * `templateText` whether it has any text and `templateExact` false while the page only
- * estimates them (Python always counts them). Returns {ok: true, result} with the keys of
+ * estimates them (Python always counts them); `ratio` an estimated model's own (null: the
+ * catalog's). Returns {ok: true, result} with the keys of
  * ContextPlan.to_json(), or {ok: false, errors: [{field, code, params}]} for an answer larger
  * than the window or than the model writes.
  */
 export function planCounts(llm, { system = 0, tools = 0, history = 0, question = 0, k = 0, chunkTokens = 0,
-  templateTokens = 0, templateText = false, templateExact = true, answer, inputPrice = null, outputPrice = null }) {
+  templateTokens = 0, templateText = false, templateExact = true, answer, inputPrice = null, outputPrice = null,
+  ratio = null }) {
   const size = llm.window;
   if (answer > size) {
     return { ok: false, errors: [{ field: "answer", code: "answer_over_window", params: { answer, window: size } }] };
@@ -94,10 +96,11 @@ export function planCounts(llm, { system = 0, tools = 0, history = 0, question =
   const retrieved = { name: RETRIEVED, tokens: k * (chunkTokens + templateTokens),
     exact: (exact || !templateText) && templateExact, given: "count",
     detail: `${grouped(k)} × (${grouped(chunkTokens)} + ${grouped(templateTokens)})` };
+  const usedRatio = ratio ?? llm.ratio;
   const notes = [];
   if (!exact) {
     notes.push(`${llm.id} has no tokenizer here: its text is estimated as ${llm.counted_by} tokens ×` +
-      ` ${shortNumber(llm.ratio)} (${llm.ratio_source})`);
+      ` ${shortNumber(usedRatio)} (${ratio === null ? llm.ratio_source : "your ratio"})`);
   }
   if (llm.notes) notes.push(llm.notes);
   return {
@@ -121,7 +124,7 @@ export function planCounts(llm, { system = 0, tools = 0, history = 0, question =
       cost_per_request: shared.cost_per_request,
       cost_per_1000: shared.cost_per_1000,
       counted_by: llm.counted_by,
-      ratio: llm.ratio,
+      ratio: usedRatio,
       estimate: !exact,
       notes,
     },

@@ -400,7 +400,8 @@ class Workspace:
     def _context(self, payload: dict, document: object) -> Steps:
         """How ``llm``'s window is shared by one request (:func:`ragchunk.plan_context`): the
         system prompt, tools, history and question as text (counted) or tokens; history also as
-        ``turns`` × ``turn_tokens``; ``k`` chunks of ``chunk_tokens`` in ``template``."""
+        ``turns`` × ``turn_tokens``; ``k`` chunks of ``chunk_tokens`` in ``template``; ``ratio``
+        replaces an estimated model's."""
         history = payload.get("history", 0)
         if "turns" in payload:
             history = (payload["turns"], payload.get("turn_tokens", 0))
@@ -409,7 +410,7 @@ class Workspace:
             question=payload.get("question", 0), k=payload.get("k", 0), chunk_tokens=payload.get("chunk_tokens", 0),
             template=str(payload.get("template", "")), source=str(payload.get("source", "")),
             answer=payload.get("answer", DEFAULT_ANSWER_TOKENS), input_price=payload.get("input_price"),
-            output_price=payload.get("output_price"))
+            output_price=payload.get("output_price"), ratio=payload.get("ratio"))
         return plan.to_json()
         yield
 

@@ -45,7 +45,7 @@ def planner_spec() -> dict[str, object]:
     return {
         "defaults": dict(PAGE_DEFAULTS),
         "limits": {"window": MAX_WINDOW, "part_tokens": MAX_PART_TOKENS, "k": MAX_K,
-                   "price_per_million": MAX_PRICE_PER_MILLION},
+                   "price_per_million": MAX_PRICE_PER_MILLION, "ratio": MAX_RATIO},
         "llms": [{**llm.to_json(), "counted_by": llm.counted_by} for llm in LLMS],
     }
 

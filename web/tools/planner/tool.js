@@ -39,7 +39,9 @@ const counted = new Map();
 /** A text part as the mirror takes it: the core's count of this text, or ⌈characters ÷ 4⌉ while it counts. */
 function textCount(part, text) {
   const known = counted.get(part);
-  if (known && known.text === text && known.llm === llm().id) return { tokens: known.tokens, exact: known.exact, pending: false };
+  if (known && known.text === text && known.llm === llm().id && known.ratio === $("ratio").value) {
+    return { tokens: known.tokens, exact: known.exact, pending: false };
+  }
   return { tokens: Math.ceil(text.length / SPEC.defaults.chars_per_token), exact: false, pending: true };
 }
 
@@ -81,6 +83,11 @@ function readForm() {
   values.answer = whole("answer");
   values.inputPrice = price("input_price");
   values.outputPrice = price("output_price");
+  // An estimated model's ratio (its tokens per reference token), the catalog's unless typed.
+  const ratio = $("ratio").value;
+  values.ratio = !llm().exact && ratio.trim()
+    ? attempt(() => readReal("ratio", ratio, 0, LIMITS.ratio, false, comma, String(llm().ratio))) : null;
+  if (values.ratio === llm().ratio) values.ratio = null;
   const template = $("template").value;
   if (template && !template.includes(TEXT_PLACEHOLDER)) {
     errors.push(pageError("template", "template_without_text",
@@ -116,6 +123,7 @@ function showLlm() {
   if (model.max_output === null) showText($("answer-hint"), "");
   else show($("answer-hint"), "plan.answer_hint", { llm: model.name, n: model.max_output });
   show($("price-hint"), model.input_price === null ? "plan.price_hint_open" : "plan.price_hint", { llm: model.name });
+  if (!model.exact) show($("ratio-label"), "plan.ratio_label", { llm: model.name, reference: model.counted_by });
 }
 
 /** A text part's count under its box: exact, an estimate, or being counted. */
@@ -302,6 +310,10 @@ function showPlanSnippets(plan) {
       priceFlags.push(` --${name.replace("_", "-")} ${value}`);
     }
   }
+  if (plan.estimate && plan.ratio !== model.ratio) {
+    prices.push(`, ratio=${plan.ratio}`);
+    priceFlags.push(` --ratio ${plan.ratio}`);
+  }
   const python = [
     "import ragchunk",
     "",
@@ -353,7 +365,8 @@ function payloadOf(values) {
     else payload[part] = values[part];
   }
   Object.assign(payload, { k: values.k, chunk_tokens: values.chunkTokens, template: $("template").value,
-    source: $("source").value, answer: values.answer, input_price: values.inputPrice, output_price: values.outputPrice });
+    source: $("source").value, answer: values.answer, input_price: values.inputPrice, output_price: values.outputPrice,
+    ratio: values.ratio });
   return payload;
 }
 
@@ -364,6 +377,7 @@ const askCore = debounce((values) => {
   const texts = Object.fromEntries(Object.keys(TEXT_PARTS).map((part) => [part, textOf(part)]));
   const wrap = wrapper();
   const model = llm().id;
+  const ratio = $("ratio").value;
   core.request("context", payload).then((reply) => {
     if (seq !== planSeq) return;
     if (!reply.ok) {
@@ -373,9 +387,9 @@ const askCore = debounce((values) => {
     const plan = reply.result;
     for (const [part, name] of Object.entries(TEXT_PARTS)) {
       const found = plan.parts.find((p) => p.name === name);
-      if (texts[part]) counted.set(part, { text: texts[part], llm: model, tokens: found.tokens, exact: found.exact });
+      if (texts[part]) counted.set(part, { text: texts[part], llm: model, ratio, tokens: found.tokens, exact: found.exact });
     }
-    if (wrap) counted.set("template", { text: wrap, llm: model, tokens: plan.template_tokens, exact: !plan.estimate });
+    if (wrap) counted.set("template", { text: wrap, llm: model, ratio, tokens: plan.template_tokens, exact: !plan.estimate });
     showErrors([], slots);
     showCounts(readForm().values);
     render(plan, "core");
@@ -385,10 +399,16 @@ const askCore = debounce((values) => {
 // --- links ------------------------------------------------------------------------------------
 
 // The price the page put in a box for the LLM (a person's own price is never replaced).
-const autoPrices = { input_price: "", output_price: "" };
+const autoPrices = { input_price: "", output_price: "", ratio: "" };
 
 function fillPrices() {
   const model = llm();
+  // The catalog's ratio is the field's default, as a price is (the link leaves it out).
+  $("ratio-field").hidden = model.exact;
+  if ($("ratio").value === autoPrices.ratio) {
+    $("ratio").value = $("ratio").defaultValue = model.exact ? "" : String(model.ratio);
+    autoPrices.ratio = $("ratio").value;
+  }
   for (const [field, value] of [["input_price", model.input_price], ["output_price", model.output_price]]) {
     const price = value === null ? "" : String(value);
     if ($(field).value === autoPrices[field]) {
@@ -449,6 +469,7 @@ bindUrlState({
   answer: $("answer"),
   in: $("input_price"),
   out: $("output_price"),
+  ratio: $("ratio"),
 });
 bindCopyButton();
 // A new language re-reads the typed numbers ("12,5" is 12.5 in Russian) and re-says the rest.
