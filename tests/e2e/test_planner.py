@@ -114,6 +114,8 @@ def test_pasted_parts_are_counted_exactly_bad_tools_named_and_an_overflow_warned
     assert page.inner_text("#r-cost") == money(plan.cost_per_request)
     assert page.inner_text("#r-cost-1000") == money(plan.cost_per_1000)
     assert page.inner_text("#template-count") == f"{plan.template_tokens} tokens, counted exactly (o200k_base)"
+    history = page.eval_on_selector('#parts-table tr[data-part="history"]', "r => [...r.cells].map(c => c.textContent)")
+    assert history == ["History", "800", "0.1 %", "4 turns × 200"]
     # A pasted system prompt: its exact count, in its field and its row.
     settle(page, lambda: page.fill("#system-text", PROMPT))
     tokens = get_tokenizer("o200k_base").count(PROMPT)
@@ -177,6 +179,7 @@ def test_the_planner_in_russian_and_hindi(page):
     assert "Claude Haiku 4.5 не публикует токенизатор" in note
     left = page.inner_text("#r-left")
     assert left.startswith("≈") and "\u00a0" in left and digits(left) == plan.left
+    assert page.inner_text('#parts-table tr[data-part="history"] td:last-child') == "4 реплики × 200"
     # Tools that are not JSON: said in Russian, JSON's reason too.
     settle(page, lambda: page.fill("#tools-text", "[1,]"))
     error = page.inner_text("#tools-error")

@@ -161,7 +161,7 @@ function howCounted(part, plan) {
   if (part.given === "text") return msg("plan.how_text", { tokenizer: plan.counted_by });
   if (key === "history" && part.detail) {
     const [turns, each] = part.detail.split(" × ").map((n) => Number(n.replaceAll(",", "")));
-    return msg("plan.how_turns", { turns, each });
+    return msg("plan.how_turns", { count: turns, each });
   }
   return msg("plan.how_given");
 }
