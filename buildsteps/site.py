@@ -114,6 +114,7 @@ def page_values() -> dict[str, str]:
 
     spec = form_spec()
     defaults = spec["defaults"]
+    planner = spec["planner"]
     result = default_plan()
     values = {f"default.{key}": f"{value:g}" if isinstance(value, float) else str(value)
               for key, value in defaults.items()}
@@ -145,6 +146,13 @@ def page_values() -> dict[str, str]:
         ),
         # The embedding models, as "model:<id>" options of the splitter's and calculator's
         # tokenizer choice (their tokenizer, limit and price come with them).
+        # The LLMs of the planner's choice (tools/planner/tool.js says them in the page's language).
+        "llm_options": "\n".join(
+            f'<option value="{html.escape(llm["id"])}"{" selected" if llm["id"] == planner["defaults"]["llm"] else ""}>'
+            f'{html.escape(llm["name"])} — {llm["window"]:,} tokens{"" if llm["exact"] else " (≈ estimate)"}</option>'
+            for llm in planner["llms"]
+        ),
+        **{f"plan.{key}": html.escape(str(value)) for key, value in planner["defaults"].items()},
         "model_options": "\n".join(
             f'<option value="model:{html.escape(model["id"])}">{html.escape(model["id"])} — {model["tokenizer"]},'
             f' {model["limit"]:,} tokens</option>'

@@ -117,6 +117,23 @@ def test_axe_splitter(page, lang):
     check_axe(page, page, "splitter", lang, "error")
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_axe_planner(page, lang):
+    page.goto(f"planner.html?lang={lang}")
+    wait_language(page, lang)
+    page.wait_for_selector('#plan-results[data-source="core"]')
+    check_axe(page, page, "planner", lang, "fresh")
+
+    page.fill("#tools-text", "[oops")
+    page.fill("#k", "100000")
+    page.wait_for_selector("#tools-error:not(:empty)")
+    check_axe(page, page, "planner", lang, "error")
+    page.fill("#tools-text", "")
+    page.wait_for_selector("#over-warning:not([hidden])")
+    page.click("#plan-results summary")
+    check_axe(page, page, "planner", lang, "over the window")
+
+
 @pytest.mark.parametrize("tool", ["calculator", "splitter"])
 def test_axe_embed_mode(context, page, base_url, tool):
     # A host page of the site's origin that frames the tool (served by the route, outside the

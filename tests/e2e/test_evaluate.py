@@ -4,13 +4,16 @@ select-to-answer, cancel, three languages, and the results equal to the CLI's.""
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from conftest import own_server
 from playwright.sync_api import Page
+from ragchunk.evaluate.recommend import label
 
 ROOT = Path(__file__).resolve().parents[2]
 # The sample's documents are the repository's copy of chunking-evaluation's corpora (the build
@@ -125,6 +128,16 @@ def test_a_pasted_document_and_typed_questions_equal_the_cli_on_the_same_file(pa
     # Each question's top chunks, the answer marked inside the first one that holds it.
     marks = page.eval_on_selector_all("#per-question mark", "m => m.map(e => e.textContent)")
     assert any("sign in with your work account" in mark for mark in marks)
+    # "Plan the context": the recommended setting's tokens read per question, at the evaluation's k.
+    data = json.loads(expected)
+    chosen = next(row for row in rows if row["retriever"] == "bm25"
+                  and label(row) == data["recommendation"]["bm25"]["recommended"])
+    read = math.floor(chosen["tokens_read"] + 0.5)  # as JavaScript's Math.round
+    assert parse_qs(urlsplit(page.get_attribute("#plan-link", "href")).query) == {"read": [str(read)],
+                                                                                 "k": [str(data["k"])]}
+    page.click("#plan-link")
+    page.wait_for_selector('#plan-results[data-state="ok"]')
+    assert page.input_value("#k") == str(data["k"]) and page.input_value("#chunk_size") == str(math.ceil(read / data["k"]))
 
 
 def test_dropped_files_and_a_questions_file_equal_the_cli(page: Page, tmp_path: Path):

@@ -102,7 +102,7 @@ def test_the_english_in_the_html_is_the_english_catalog(browser, base_url):
     context = browser.new_context(base_url=base_url, java_script_enabled=False)
     try:
         page = context.new_page()
-        for path in ("./", "./splitter.html"):
+        for path in ("./", "./splitter.html", "./planner.html"):
             page.goto(path)
             shown = page.eval_on_selector_all(
                 "[data-i18n], [data-i18n-html]",

@@ -71,7 +71,8 @@ class Keyboard:
         self.page.keyboard.press("Control+V")
 
 
-HEADER = ("a.brand", "header nav a:nth-of-type(1)", "header nav a:nth-of-type(2)", "header nav a:nth-of-type(3)", "#lang")
+HEADER = ("a.brand", "header nav a:nth-of-type(1)", "header nav a:nth-of-type(2)", "header nav a:nth-of-type(3)",
+          "header nav a:nth-of-type(4)", "#lang")
 CALC_FORM = ("#doc", 'input[name="unit"][value="tokens"]', "#documents", "#chunk_size", "#overlap", "#model", "#price")
 SPLIT_FORM = ("#by", "#chunk_size", "#overlap", "#sizer", "#context")
 
@@ -99,6 +100,8 @@ def test_calculator_by_keyboard(page, clipboard):
     page.wait_for_function("n => document.querySelector('#r-chunks').textContent === n", arg=f"{expected.chunks:,}")
     assert calc.result("total") == f"{expected.total_tokens:,}"
 
+    keys.tab("#plan-link")
+    assert "planner.html?size=200" in page.get_attribute("#plan-link", "href")
     keys.tab("#results summary")
     page.keyboard.press("Enter")
     assert page.is_visible("#python-snippet")
@@ -152,7 +155,7 @@ def test_calculator_by_keyboard(page, clipboard):
 def test_calculator_escape_cancels_and_the_language_switches(page, clipboard):
     calc = CalculatorPage(page).open()
     keys = Keyboard(page)
-    keys.walk(*HEADER, *CALC_FORM, "#results summary", "#encoding", "#text")
+    keys.walk(*HEADER, *CALC_FORM, "#plan-link", "#results summary", "#encoding", "#text")
     keys.paste(LONG)
     page.wait_for_selector("#cancel:visible")
     page.keyboard.press("Escape")
@@ -162,7 +165,7 @@ def test_calculator_escape_cancels_and_the_language_switches(page, clipboard):
     calc.after_request(lambda: keys.paste("Typed by keyboard after a cancel."))
     assert calc.token_count() == get_tokenizer().count("Typed by keyboard after a cancel.")
 
-    for selector in ("#encoding", "#results summary", "#price", "#model", "#overlap", "#chunk_size", "#documents",
+    for selector in ("#encoding", "#results summary", "#plan-link", "#price", "#model", "#overlap", "#chunk_size", "#documents",
                      'input[name="unit"][value="tokens"]', "#doc", "#lang"):
         keys.tab(selector, back=True)
     page.keyboard.press("ArrowDown")
@@ -184,6 +187,7 @@ def test_splitter_by_keyboard(page, clipboard, tmp_path):
     keys.retype("16")
     keys.tab("#sizer")
     keys.tab("#context")
+    keys.tab("#plan-link")
     keys.tab("#text")
     splitter.after_request(lambda: keys.paste(DOC))
     expected = split(DOC, by="paragraphs", size=128, overlap=16)
@@ -245,7 +249,7 @@ def test_splitter_by_keyboard(page, clipboard, tmp_path):
 def test_splitter_escape_cancels_and_the_language_switches(page, clipboard):
     splitter = SplitterPage(page).open()
     keys = Keyboard(page)
-    keys.walk(*HEADER, *SPLIT_FORM, "#text")
+    keys.walk(*HEADER, *SPLIT_FORM, "#plan-link", "#text")
     page.evaluate("""() => { window.statuses = [];
         new MutationObserver(() => statuses.push(document.querySelector('#text-status').textContent))
             .observe(document.querySelector('#text-status'), {childList: true, characterData: true, subtree: true}); }""")
@@ -258,10 +262,36 @@ def test_splitter_escape_cancels_and_the_language_switches(page, clipboard):
     splitter.after_request(lambda: keys.paste(DOC))
     assert splitter.stat("chunks") == f"{len(split(DOC, by='headings', size=512, overlap=64).chunks):,}"
 
-    for selector in ("#context", "#sizer", "#overlap", "#chunk_size", "#by", "#lang"):
+    for selector in ("#plan-link", "#context", "#sizer", "#overlap", "#chunk_size", "#by", "#lang"):
         keys.tab(selector, back=True)
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
     wait_language(page, "hi")
     assert page.inner_text("h1") == CATALOGS["hi"]["split.h1"]
     assert page.inner_text("#list-title") == CATALOGS["hi"]["split.list_title"]
+
+
+PLAN_FORM = ("#llm", "#system", "#system-text", "#tools", "#tools-text", "#turns", "#turn_tokens", "#history-text",
+             "#question", "#question-text", "#k", "#chunk_size", "#template", "#source", "#answer", "#input_price",
+             "#output_price")
+
+
+def test_planner_by_keyboard(page, clipboard):
+    page.goto("planner.html")
+    page.wait_for_selector('#plan-results[data-source="core"]')
+    keys = Keyboard(page)
+    keys.walk(*HEADER, "#llm")
+    page.keyboard.press("ArrowDown")  # the next LLM of the list
+    chosen = page.input_value("#llm")
+    assert chosen != "gpt-4.1"
+    keys.walk(*PLAN_FORM[1:3])
+    keys.paste("Answer from the sources.")
+    page.wait_for_selector("#system-count:has-text('counted exactly')")
+    assert page.is_disabled("#system"), "the pasted prompt is the part: its count takes no typing"
+    keys.walk("#tools", "#tools-text", "#turns", "#turn_tokens", "#history-text", "#question", "#question-text", "#k")
+    keys.retype("8")
+    keys.walk(*PLAN_FORM[PLAN_FORM.index("#chunk_size"):], "#parts-wrap", "#plan-results summary")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#plan-results[data-source=core]")
+    assert "k=8" in page.text_content("#python-snippet") and f'"{chosen}"' in page.text_content("#python-snippet")
+    assert page.is_visible("#python-snippet")

@@ -56,6 +56,12 @@ def test_both_tools_work_offline_after_one_visit(browser, dist, watch):
             calc.paste(text)
             calc.after_request(lambda: page.select_option("#encoding", "o200k_base"))
             assert calc.token_count() == get_tokenizer("o200k_base").count(text)
+            # The planner too: a pasted prompt counted with gpt-3.5-turbo's cl100k_base, offline.
+            page.goto("planner.html?llm=gpt-3.5-turbo")
+            page.wait_for_selector('#plan-results[data-source="core"]')
+            page.fill("#system-text", text)
+            page.wait_for_selector("#system-count:has-text('counted exactly')")
+            assert page.input_value("#system") == str(get_tokenizer("cl100k_base").count(text))
         finally:
             context.close()
     watch.check()

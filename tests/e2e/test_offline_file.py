@@ -126,6 +126,15 @@ def test_both_tools_work_from_disk_with_exact_results(offline_page):
     assert splitter.stat("chunks") == f"{len(expected.chunks):,}"
     assert splitter.cards()[0]["text"] == expected.chunks[0].text
 
+    # And to the planner: a pasted prompt counted by the page's own core, with the LLM's tokenizer.
+    page.click('nav a:has-text("Context planner")')
+    page.wait_for_url("**/ragchunk-offline.html?tool=planner")
+    page.wait_for_selector('html[data-tool="planner"]')
+    page.wait_for_selector('#plan-results[data-source="core"]')
+    page.fill("#system-text", MULTILINGUAL)
+    page.wait_for_selector("#system-count:has-text('counted exactly')")
+    assert page.input_value("#system") == str(get_tokenizer("o200k_base").count(MULTILINGUAL))
+
 
 def test_the_offline_file_passes_axe(offline_page):
     """The file's own HTML (inline script and style, core on the page's thread) under axe,

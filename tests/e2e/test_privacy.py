@@ -247,6 +247,30 @@ def test_the_evaluation_keeps_documents_and_questions_in_the_browser(spy, tmp_pa
     witness.assert_nothing_leaves(samples)
 
 
+def test_the_planner_keeps_its_pasted_parts_in_the_browser(spy):
+    """Every pasted part of a request, and the template, are counted in the worker: the link
+    holds the settings and the counts, never the text."""
+    page, witness = spy
+    text, marker = secret_text(200)
+    samples = samples_of(text, marker)
+    page.goto("planner.html")
+    page.wait_for_selector('#core-status[data-state="ready"]')
+    for box in ("#system-text", "#history-text", "#question-text"):
+        page.fill(box, text)
+    page.fill("#tools-text", json.dumps([{"name": "search", "description": text}]))
+    page.fill("#template", f"{marker}: {{text}}")
+    page.fill("#source", marker)
+    page.fill("#k", "7")
+    page.wait_for_selector("#question-count:has-text('counted exactly')")
+    page.wait_for_selector("#template-count:has-text('counted exactly')")
+    assert "k=7" in page.evaluate("location.href")
+    snippets = copy_as_python(page)
+    for sample in samples:
+        assert sample not in page.evaluate("location.href")
+    assert text not in snippets, "the snippet names files, not the texts"
+    witness.assert_nothing_leaves(samples)
+
+
 EMBED_HOST = """<!doctype html><meta charset="utf-8"><title>Docs</title>
 <div data-ragchunk="calculator" data-size="128" data-overlap="16"></div>
 <div data-ragchunk="splitter" data-by="sentences" data-size="64" data-overlap="8"></div>

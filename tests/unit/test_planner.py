@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from catalog import LANGS, catalog, english
 from ragchunk import RagchunkError, get_tokenizer, plan_context
 from ragchunk.cli import main
-from ragchunk.llms import LLMS, budget, get_llm, llm_catalog
+from ragchunk.llms import LLMS, budget, check_tools, get_llm, llm_catalog
 from ragchunk.tokenizers import ENCODINGS
 
 PROMPT = "You answer from the sources only, and cite each one you use. Réponds en français si on te le demande."
@@ -292,3 +292,47 @@ def test_cli_llms(capsys):
     assert code == 0 and json.loads(out) == llm_catalog()
     code, out, _ = run(capsys, "llms")
     assert code == 0 and all(llm.id in out for llm in LLMS) and "estimate: o200k_base" in out
+
+
+# --- the page's request (the worker's "context")
+
+def test_the_workers_context_request_is_plan_context():
+    from ragchunk.api import Workspace
+
+    def ask(payload):
+        return json.loads(Workspace().handle("context", json.dumps(payload)))
+
+    reply = ask({"llm": "gpt-4.1", "system": PROMPT, "tools": TOOLS, "turns": 4, "turn_tokens": 200, "question": 50,
+                 "k": 5, "chunk_tokens": 512, "template": "Source: {source}\n{text}\n", "source": "guide.md",
+                 "answer": 1000, "input_price": 1.5, "output_price": None})
+    plan = plan_context("gpt-4.1", system=PROMPT, tools=TOOLS, history=(4, 200), question=50, k=5, chunk_tokens=512,
+                        template="Source: {source}\n{text}\n", source="guide.md", answer=1000, input_price=1.5)
+    assert reply == {"ok": True, "result": plan.to_json()}
+    assert reply["result"]["parts"][0] == {"name": "system prompt", "tokens": get_tokenizer("o200k_base").count(PROMPT),
+                                           "exact": True, "given": "text", "detail": ""}
+    # Refusals name their field: tools that are not JSON (line and column), an answer the model cannot write.
+    [error] = ask({"llm": "gpt-4o-mini", "tools": '[\n {"a": 1,}\n]'})["errors"]
+    assert (error["field"], error["code"], error["params"]["line"]) == ("tools", "tools_not_json", 2)
+    [error] = ask({"llm": "gpt-3.5-turbo", "answer": 5000})["errors"]
+    assert (error["field"], error["code"], error["params"]["maximum"]) == ("answer", "answer_over_model", 4096)
+    # A request that passes the window is still a plan: the page names the part.
+    over = ask({"llm": "gpt-3.5-turbo", "k": 40, "chunk_tokens": 512})["result"]
+    assert (over["fits"], over["over"]) == (False, "retrieved context")
+
+
+def test_the_page_says_every_reason_json_gives_in_each_language():
+    """The planner's page says why tools are not JSON in its language: json_reason.<slug> of
+    the reason (web/tools/planner/tool.js makes the slug the same way)."""
+    def slug(reason: str) -> str:
+        words = reason.replace("':'", "colon").replace("','", "comma").lower()
+        return "json_reason." + re.sub(r"^_|_$", "", re.sub(r"[^a-z]+", "_", words))
+
+    english = catalog("en")
+    said = {key: value for key, value in english.items() if key.startswith("json_reason.")}
+    assert said and all(slug(value) == key for key, value in said.items())
+    for bad in ("", "[1,]", "{1}", '{"a" 1}', "[1 2]", "[1] x", '"abc', '"\x01"', '"\\q"', '"\\u12"', '{"a": 1,}'):
+        with pytest.raises(RagchunkError) as caught:
+            check_tools(bad)
+        assert slug(caught.value.params["reason"]) in said, bad
+    for lang in LANGS:
+        assert set(said) <= set(catalog(lang)), lang

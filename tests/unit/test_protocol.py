@@ -133,6 +133,11 @@ def test_every_kind_answers_a_representative_request_with_what_the_protocol_says
     result("evaluate", {"docs": [doc], "questions": "Does it work in the browser?\n> This module does not work in the browser.", "questions_name": "q.txt",
                         "by": ["fixed", "headings"], "sizes": [32], "overlap": 4, "context": "headings",
                         "retrievers": ["bm25"], "k": 2, "encoding": "cl100k_base"})
+    result("context", {"llm": "gpt-4.1", "system": "You answer from the sources.", "tools": '[{"name": "search"}]',
+                       "turns": 4, "turn_tokens": 200, "question": 50, "k": 5, "chunk_tokens": 512,
+                       "template": "Source: {source}\n{text}\n", "source": "guide.md", "answer": 1000})
+    result("context", {"llm": "claude-haiku-4-5", "history": "user: hi\nassistant: hello", "question": "Why?",
+                       "input_price": None, "output_price": 2})
     result("drop", {"doc": other})
     assert asked == set(KINDS)
 
@@ -164,6 +169,9 @@ BAD = [
     ("calculate", {"lengths": "100"}, None, [("lengths", "request_field_type")]),
     ("split", {"doc": "d1", "prefix": None, "keep_prepared": "no"}, None,
      [("prefix", "request_field_type"), ("keep_prepared", "request_field_type")]),
+    ("context", {"system": 5}, None, [("llm", "request_field_missing")]),
+    ("context", {"llm": "gpt-4.1", "k": "5", "tools": [1]}, None,
+     [("tools", "request_field_type"), ("k", "request_field_type")]),
     ("spec", [1, 2], None, [("payload", "request_field_type")]),
     ("spec", {"extra": True}, None, [("extra", "request_field_unknown")]),
 ]
@@ -202,6 +210,9 @@ def test_a_request_the_protocol_allows_is_never_refused_by_it():
                    "prefix": False, "decimal_comma": False, "doc": "d1", "page_size": 0, "keep_prepared": True}),
         ("compare", {"chunk_size": "512", "overlap": "64", "context": "none", "chars_per_token": "4",
                      "decimal_comma": False, "docs": ["d1"]}),
+        ("context", {"llm": "gpt-4.1", "system": 500, "tools": "[]", "turns": 4, "turn_tokens": 200, "question": 50,
+                     "k": 5, "chunk_tokens": 512, "template": "{text}", "source": "", "answer": 1000,
+                     "input_price": 2, "output_price": 8.5}),
     ]
     for kind, payload in page:
         assert request_errors(kind, payload, None) == [], kind

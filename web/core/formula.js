@@ -16,7 +16,7 @@ const GROUPS_ONLY = /[_ \u00a0\u202f]/g;
 const GROUPED = /^[+-]?[1-9][0-9]{0,3}(?:,[0-9]{2,4})*,[0-9]{3,4}(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?$/;
 const SHOWN_MAX = 24;
 
-class FieldError extends Error {
+export class FieldError extends Error {
   constructor(field, code, params = {}) {
     super(code);
     this.field = field;
@@ -67,7 +67,7 @@ export function canonicalNumber(raw, decimalComma = false) {
   return compactNumber(raw.trim(), decimalComma);
 }
 
-function readCount(field, raw, minimum, maximum, unit, decimalComma, example) {
+export function readCount(field, raw, minimum, maximum, unit, decimalComma, example) {
   const value = parseNumber(field, raw, decimalComma, example);
   const text = shown(raw);
   if (value < minimum) {
@@ -82,7 +82,7 @@ function readCount(field, raw, minimum, maximum, unit, decimalComma, example) {
   return value;
 }
 
-function readReal(field, raw, minimum, maximum, inclusive, decimalComma, example) {
+export function readReal(field, raw, minimum, maximum, inclusive, decimalComma, example) {
   const value = parseNumber(field, raw, decimalComma, example);
   const text = shown(raw);
   if (value < minimum || (value === minimum && !inclusive)) {

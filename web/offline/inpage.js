@@ -7,7 +7,9 @@
 // Python runs on this thread in steps (engine.js answerRequest): between two steps the
 // page paints and handles input, so cancel() stops a running request at its next step,
 // as the worker does; the engine is never rebooted.
+import { SPEC } from "../spec.js";
 import { Cancelled } from "../core/bridge.js";
+import { countedBy } from "../core/budget.js";
 import { answerRequest, BOOT_STAGES, bootEngine, pause } from "../core/engine.js";
 import { requestMessage } from "../core/messages.js";
 
@@ -84,6 +86,8 @@ export class InPageCore extends EventTarget {
           const report = (stage, done, total, params = {}) =>
             this.emit("progress", { type: "progress", id, stage, done, total, params });
           const control = { pause, cancelled: () => this.cancelled.has(id) };
+          // A context plan counts with its LLM's tokenizer, which engine.js's tokenizerOf does not name.
+          if (type === "context") await engine.ensureTokenizer(countedBy(SPEC.planner.llms, payload.llm), report);
           return answerRequest(engine, message, report, control);
         })
         .catch((error) => ({ ok: false, internal: String(error?.message ?? error) }))

@@ -31,6 +31,8 @@ from ..errors import RagchunkError
 from ..evaluate import evaluate_steps, read_questions
 from ..evaluate.grid import MAX_SIZE, MIN_SIZE
 from ..evaluate.staged import StagedMiniLM
+from ..llms import DEFAULT_ANSWER_TOKENS, plan_context
+from ..llms.context import planner_spec
 from ..models import get_model, model_catalog, model_figures
 from ..options import SplitOptions, read_split_form
 from ..options.fields import FormErrors, read_calc_form
@@ -112,6 +114,8 @@ def form_spec() -> dict[str, object]:
         "models": model_catalog(),
         "labels": dict(settings.LABELS),
         "examples": dict(settings.EXAMPLES),
+        # The context planner's defaults and limits, and the LLM catalog.
+        "planner": planner_spec(),
     }
 
 
@@ -393,6 +397,23 @@ class Workspace:
         asked = [{"id": question.id, "question": question.question} for question in questions]
         return {**data, "json": json.dumps(data), "asked": asked}
 
+    def _context(self, payload: dict, document: object) -> Steps:
+        """How ``llm``'s window is shared by one request (:func:`ragchunk.plan_context`): the
+        system prompt, tools, history and question as text (counted) or tokens; history also as
+        ``turns`` × ``turn_tokens``; ``k`` chunks of ``chunk_tokens`` in ``template``; ``ratio``
+        replaces an estimated model's."""
+        history = payload.get("history", 0)
+        if "turns" in payload:
+            history = (payload["turns"], payload.get("turn_tokens", 0))
+        plan = plan_context(
+            str(payload["llm"]), system=payload.get("system", 0), tools=payload.get("tools", 0), history=history,
+            question=payload.get("question", 0), k=payload.get("k", 0), chunk_tokens=payload.get("chunk_tokens", 0),
+            template=str(payload.get("template", "")), source=str(payload.get("source", "")),
+            answer=payload.get("answer", DEFAULT_ANSWER_TOKENS), input_price=payload.get("input_price"),
+            output_price=payload.get("output_price"), ratio=payload.get("ratio"))
+        return plan.to_json()
+        yield
+
     def _drop(self, payload: dict, document: object) -> Steps:
         self._docs.pop(str(payload.get("doc", "")), None)
         return {"documents": len(self._docs)}
@@ -410,6 +431,7 @@ class Workspace:
         "text": _text,
         "compare": _compare,
         "evaluate": _evaluate,
+        "context": _context,
         "drop": _drop,
     }
 

@@ -13,10 +13,11 @@ import math
 from dataclasses import dataclass, field
 
 from ..errors import RagchunkError
+from ..settings import DEFAULT_CHUNK_SIZE, MAX_PRICE_PER_MILLION
 from ..settings.checks import check_price, check_whole
 from ..tokenizers import get_tokenizer
 from .budget import ANSWER, RETRIEVED, budget
-from .catalog import DEFAULT_LLM, LLM, get_llm
+from .catalog import DEFAULT_LLM, LLM, LLMS, get_llm
 
 DEFAULT_ANSWER_TOKENS = 1000
 # Large enough for any window sold today, small enough that every sum stays exact in a JS number.
@@ -26,6 +27,27 @@ MAX_K = 1_000_000
 MAX_RATIO = 100
 TEXT_PLACEHOLDER = "{text}"
 SOURCE_PLACEHOLDER = "{source}"
+DEFAULT_TEMPLATE = "Source: {source}\n{text}\n"
+# The request the planner's page starts from (planner.html, through ragchunk.api.form_spec).
+PAGE_DEFAULTS: dict[str, object] = {
+    "llm": DEFAULT_LLM, "system": 500, "tools": 0, "turns": 4, "turn_tokens": 200, "question": 50, "k": 5,
+    "chunk_tokens": DEFAULT_CHUNK_SIZE, "template": DEFAULT_TEMPLATE, "answer": DEFAULT_ANSWER_TOKENS,
+}
+
+
+def planner_spec() -> dict[str, object]:
+    """The planner's defaults, its limits and the LLM catalog (each with ``counted_by``) as plain JSON for the page.
+
+    >>> spec = planner_spec()
+    >>> spec["defaults"]["llm"], spec["limits"]["window"], spec["llms"][0]["counted_by"]
+    ('gpt-4.1', 100000000, 'o200k_base')
+    """
+    return {
+        "defaults": dict(PAGE_DEFAULTS),
+        "limits": {"window": MAX_WINDOW, "part_tokens": MAX_PART_TOKENS, "k": MAX_K,
+                   "price_per_million": MAX_PRICE_PER_MILLION, "ratio": MAX_RATIO},
+        "llms": [{**llm.to_json(), "counted_by": llm.counted_by} for llm in LLMS],
+    }
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ import { errorMessage, internalError, showErrors, showNotes } from "../../ui/err
 import { numberOptions } from "../../ui/form.js";
 import { labelModelOptions } from "../../ui/model-options.js";
 import { Pager } from "../../ui/pager.js";
+import { setPlanLink } from "../../ui/plan-link.js";
 import { startPage } from "../../ui/page.js";
 import { countAnalysis, DocumentRequests } from "../../ui/request.js";
 import { bindCopyButton, showSnippets } from "../../ui/snippets.js";
@@ -61,6 +62,7 @@ function renderPlan(reply, source) {
     show($("r-detail"), "calc.detail_invalid");
     $("results").dataset.state = "invalid";
     renderModel(null, "r"); // no plan, no vectors: the last valid plan's must not stay on screen
+    setPlanLink($("plan-link"), null);
     return;
   }
   showErrors([], calcSlots);
@@ -76,6 +78,7 @@ function renderPlan(reply, source) {
   else show($("r-detail"), "calc.detail_step", { step: quantity("tokens", p.step), last: quantity("tokens", p.last_chunk_tokens),
     estimated });
   $("results").dataset.state = "ok";
+  setPlanLink($("plan-link"), { size: p.chunk_size });
   const model = modelOf($("model").value);
   renderModel(p.model ?? (model ? modelFigures(model, p.chunks, p.chunk_size) : null), "r");
   calcSnippets(p);

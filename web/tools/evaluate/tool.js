@@ -11,6 +11,7 @@ import { $ } from "../../ui/dom.js";
 import { bindDocumentInput } from "../../ui/document.js";
 import { errorMessage, internalError, pageError, showErrors } from "../../ui/errors.js";
 import { startPage } from "../../ui/page.js";
+import { setPlanLink } from "../../ui/plan-link.js";
 import { bindCoreStatus, TextStatus } from "../../ui/status.js";
 import { bindUrlState } from "../../ui/url-state.js";
 import { drawChart } from "./chart.js";
@@ -337,6 +338,8 @@ function showRecommendation() {
   const chosen = first && result.results.find((r) => r.retriever === first[0] && settingLabel(r) === first[1].recommended);
   $("to-splitter").hidden = !chosen;
   if (chosen) $("to-splitter").href = linkFor(chosen);
+  // The planner takes what the recommended setting reads per question, at this k.
+  setPlanLink($("plan-link"), chosen ? { read: Math.round(chosen.tokens_read), k: result.k } : null);
 }
 
 /** The splitter (the calculator for fixed windows) with the setting in its link. */

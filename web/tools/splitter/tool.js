@@ -4,7 +4,8 @@
 // chunks of every document scroll in one list (ui/chunk-list.js) that asks the core for
 // them page by page; a corpus's documents are listed in a table (corpus-table.js).
 import { SPEC } from "../../spec.js";
-import { fixed, integer, msg, onLanguageChange, percent, quantity, show, showText } from "../../i18n/i18n.js";
+import { canonicalNumber } from "../../core/formula.js";
+import { decimalComma, fixed, integer, msg, onLanguageChange, percent, quantity, show, showText } from "../../i18n/i18n.js";
 import { Cancelled } from "../../core/bridge.js";
 import { ChunkList } from "../../ui/chunk-list.js";
 import { $, debounce } from "../../ui/dom.js";
@@ -15,6 +16,7 @@ import { expandArchives, loadFiles } from "../../ui/corpus.js";
 import { numberOptions } from "../../ui/form.js";
 import { labelModelOptions } from "../../ui/model-options.js";
 import { startPage } from "../../ui/page.js";
+import { setPlanLink } from "../../ui/plan-link.js";
 import { countAnalysis, DocumentRequests } from "../../ui/request.js";
 import { bindCopyButton, pyString, shellWord, showSnippets } from "../../ui/snippets.js";
 import { bindCoreStatus } from "../../ui/status.js";
@@ -485,8 +487,15 @@ const resplit = debounce(() => {
   else runSplit(null);
 }, TEXT_DEBOUNCE_MS);
 
+/** The planner's link with the chunk size typed, when it is one. */
+function showPlanLink() {
+  const size = Number(canonicalNumber($("chunk_size").value, decimalComma()));
+  setPlanLink($("plan-link"), Number.isInteger(size) && size > 0 && size <= SPEC.limits.chunk_size ? { size } : null);
+}
+
 function onSettings() {
   showModel();
+  showPlanLink();
   if (!$("split-results").hidden) markChunks("pending");
   $("compare-table").hidden = true;
   resplit();
@@ -520,5 +529,6 @@ $("download-langchain").addEventListener("click", () => download("langchain"));
 $("compare-run").addEventListener("click", runCompare);
 labelModelOptions();
 showModel();
+showPlanLink();
 requests.restoreText();
 applyEmbedMode();
