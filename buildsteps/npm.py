@@ -1,6 +1,7 @@
 """node_modules/: the pinned npm packages of package-lock.json, installed by ``npm ci`` when missing or stale.
 
-The site takes Pyodide's core, tiktoken's WASM build and its encoders/*.json from them.
+The site takes Pyodide's core and tiktoken's WASM build from them; the tables (tiktoken's
+encoders/*.json, the open LLMs' tokenizer.json) reach it through ragchunk.tables.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from .common import NODE_MODULES, ROOT, run
 
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 TIKTOKEN_FILES = ("lite/tiktoken_bg.js", "lite/tiktoken_bg.wasm")
-ENCODER_NAMES = ("cl100k_base", "o200k_base", "p50k_base", "r50k_base")
 
 NPM_STAMP = NODE_MODULES / ".ragchunk-lock"
 

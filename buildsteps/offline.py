@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from .common import WEB
-from .npm import ENCODER_NAMES, PYODIDE_FILES
+from .npm import PYODIDE_FILES
 from .policy import OFFLINE_POLICY, sha256_source, with_policy_meta
 
 # The single file that works opened from disk (see write_offline_file); the site links to
@@ -109,7 +109,8 @@ def write_offline_file(dist: Path, spec: dict, pages: dict[str, str]) -> Path:
 
     assets = [f"pyodide/{name}" for name in PYODIDE_FILES]
     assets += ["tiktoken/tiktoken_bg.wasm", spec["wheel"].removeprefix("assets/")]
-    assets += [f"encoders/{name}.json" for name in ENCODER_NAMES]
+    # Every encoding's ranks, and the licence notices that travel with some of them.
+    assets += sorted(f"encoders/{path.name}" for path in (dist / "assets" / "encoders").iterdir())
     # The open models' tables and the readers' wheels: everything the site can fetch, offline.
     assets += sorted(f"tables/{path.name}" for path in (dist / "assets" / "tables").iterdir())
     assets += [path.removeprefix("assets/") for path in spec["reader_wheels"].values()]

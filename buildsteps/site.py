@@ -16,10 +16,10 @@ from pathlib import Path
 
 from .common import DIST, NODE_MODULES, PYCORE, ROOT, WEB, core_on_path, log
 from .models import ON_DEMAND, write_model_assets
-from .npm import ENCODER_NAMES, PYODIDE_FILES, TIKTOKEN_FILES, ensure_npm
+from .npm import PYODIDE_FILES, TIKTOKEN_FILES, ensure_npm
 from .offline import OFFLINE_FILE, OFFLINE_FOLDER, write_offline_file
 from .policy import SITE_POLICY, with_policy_meta
-from .tables import pypi_archive, prepare_tables, table_catalog, table_source
+from .tables import encoder_tables, notice_path, pypi_archive, prepare_tables, table_catalog, table_path, table_source
 from .wheel import build_wheel, site_wheel
 
 SERVICE_WORKER = "sw.js"
@@ -226,8 +226,12 @@ def build() -> Path:
         copy(NODE_MODULES / "pyodide" / name, assets / "pyodide" / name)
     for name in TIKTOKEN_FILES:
         copy(NODE_MODULES / "tiktoken" / name, assets / "tiktoken" / Path(name).name)
-    for name in ENCODER_NAMES:
-        copy(NODE_MODULES / "tiktoken" / "encoders" / f"{name}.json", assets / "encoders" / f"{name}.json")
+    # Every BPE encoding's rank table (OpenAI's as npm tiktoken has them), with the licence
+    # notice an open LLM's vocabulary must travel with.
+    for name, table in encoder_tables().items():
+        copy(table_path(table), assets / "encoders" / f"{name}.json")
+        if table.notice:
+            copy(notice_path(table), assets / "encoders" / table.notice)
     # The whole wheel (pip install dist/python/ragchunk-*.whl) and the page's smaller one.
     full = build_wheel(DIST / "python", core_version())
     wheel = site_wheel(full, DIST / "tmp-wheel")

@@ -26,6 +26,22 @@ def table_catalog() -> dict:
     return tables.CATALOG
 
 
+def encoder_tables() -> dict:
+    """Each BPE encoding's rank table (the page's ``encoders/<name>.json``), by encoding name."""
+    catalog = table_catalog()
+    from ragchunk.tokenizers import CATALOG
+
+    return {name: catalog[entry.tables[0]] for name, entry in CATALOG.items() if entry.family == "bpe"}
+
+
+def table_path(table) -> Path:
+    return PYCORE / "ragchunk" / "tables" / table.folder / table.file
+
+
+def notice_path(table) -> Path:
+    return PYCORE / "ragchunk" / "tables" / "licences" / table.notice
+
+
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -81,7 +97,7 @@ def prepare_tables() -> None:
     from ragchunk.tables import derive
 
     for table in catalog.values():
-        target = PYCORE / "ragchunk" / "tables" / table.folder / table.file
+        target = table_path(table)
         if target.is_file() and sha256_hex(target.read_bytes()) == table.sha256:
             continue
         if table.source is None:

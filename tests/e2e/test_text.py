@@ -128,7 +128,7 @@ def test_changing_chunk_settings_recuts_the_preview(page):
 
 
 @pytest.mark.fresh_core  # what the first use of an encoding fetches
-@pytest.mark.parametrize("encoding", ["o200k_base", "p50k_base", "r50k_base"])
+@pytest.mark.parametrize("encoding", ["o200k_base", "p50k_base", "r50k_base", "llama3"])
 def test_switching_encoding_loads_its_table_lazily(page, watch, encoding):
     calc = CalculatorPage(page).open()
     calc.set("chunk_size", "40")

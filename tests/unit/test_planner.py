@@ -43,7 +43,9 @@ def test_exact_models_use_a_tokenizer_ragchunk_has_and_estimates_say_their_ratio
             assert llm.reference in ENCODINGS and llm.tokenizer not in ENCODINGS, llm.id
             assert 0 < llm.ratio <= 2 and llm.ratio_source, llm.id
     providers = {llm.provider for llm in LLMS if not llm.exact}
-    assert {"anthropic", "google", "meta", "qwen", "deepseek"} <= providers
+    assert {"anthropic", "google"} <= providers
+    assert {llm.tokenizer for llm in LLMS if llm.provider == "meta"} == {"llama3"}
+    assert all(llm.exact for llm in LLMS if llm.provider == "meta")
     assert {llm.tokenizer for llm in LLMS if llm.provider == "openai"} == {"o200k_base", "cl100k_base"}
 
 

@@ -2,7 +2,10 @@
 
 Reference ids come from a ``tiktoken.Encoding`` the test builds itself from the npm rank
 files with its own small parser (``tiktoken.get_encoding`` would try to download), plus
-ids that are well known from PyPI tiktoken's own encodings.
+ids that are well known from PyPI tiktoken's own encodings (and Meta's Llama 3 tests). An
+open LLM's rank file is derived from its ``tokenizer.json`` (not in the npm tiktoken
+package): here the reference reads the derived file, and test_llm_tokenizers.py proves
+the derived ranks equal HF ``tokenizers``.
 """
 
 from __future__ import annotations
@@ -35,6 +38,13 @@ from ragchunk.tokenizers.bpe import token_tables  # noqa: E402
 tokenizers_module = sys.modules["ragchunk.tokenizers"]
 
 NPM_ENCODERS = Path(__file__).resolve().parents[2] / "node_modules" / "tiktoken" / "encoders"
+DERIVED = Path(__file__).resolve().parents[2] / "pycore" / "ragchunk" / "tables" / "data"
+
+
+def rank_json(name: str) -> dict:
+    """The fields of encoding ``name``'s rank file: npm tiktoken's, else the one derived for an open LLM."""
+    path = NPM_ENCODERS / f"{name}.json"
+    return json.loads((path if path.is_file() else DERIVED / f"{name}.json").read_text(encoding="utf-8"))
 
 SAMPLES = [
     "hello world",
@@ -63,12 +73,15 @@ KNOWN_IDS = [
     ("r50k_base", "Hello world", [15496, 995]),
     ("p50k_base", "hello world", [31373, 995]),
     ("p50k_base", "Hello world", [15496, 995]),
+    # meta-llama/llama3, llama/test_tokenizer.py (without the begin and end of text tokens).
+    ("llama3", "This is a test sentence.", [2028, 374, 264, 1296, 11914, 13]),
+    ("llama3", "This is a response.", [2028, 374, 264, 2077, 13]),
 ]
 
 
 def reference_ranks(name: str) -> dict[bytes, int]:
     """``{token bytes: rank}`` of ``encoders/<name>.json``: lines of ``marker first b64 b64 ...``."""
-    data = json.loads((NPM_ENCODERS / f"{name}.json").read_text(encoding="utf-8"))
+    data = rank_json(name)
     ranks: dict[bytes, int] = {}
     for line in data["bpe_ranks"].split("\n"):
         words = line.split(" ")
@@ -82,7 +95,7 @@ def reference_ranks(name: str) -> dict[bytes, int]:
 
 @functools.cache
 def reference(name: str) -> tiktoken.Encoding:
-    data = json.loads((NPM_ENCODERS / f"{name}.json").read_text(encoding="utf-8"))
+    data = rank_json(name)
     return tiktoken.Encoding(
         f"reference-{name}",
         pat_str=data["pat_str"],
@@ -91,8 +104,8 @@ def reference(name: str) -> tiktoken.Encoding:
     )
 
 
-def test_registry_names_the_four_encodings():
-    assert set(ENCODINGS) == {"cl100k_base", "o200k_base", "p50k_base", "r50k_base"}
+def test_registry_names_the_bpe_encodings():
+    assert set(ENCODINGS) == {"cl100k_base", "o200k_base", "p50k_base", "r50k_base", "llama3"}
 
 
 @pytest.mark.parametrize(("name", "text", "ids"), KNOWN_IDS)
@@ -103,7 +116,8 @@ def test_well_known_ids(name, text, ids):
 
 @pytest.mark.parametrize("name", ENCODING_NAMES)
 def test_reference_tables_have_the_known_sizes(name):
-    sizes = {"cl100k_base": 100_256, "o200k_base": 199_998, "p50k_base": 50_280, "r50k_base": 50_256}
+    sizes = {"cl100k_base": 100_256, "o200k_base": 199_998, "p50k_base": 50_280, "r50k_base": 50_256,
+             "llama3": 128_000}
     assert len(reference_ranks(name)) == sizes[name]
 
 
@@ -175,7 +189,7 @@ def test_offsets_of_any_text(name, text):
 
 @pytest.mark.parametrize("name", ENCODING_NAMES)
 def test_offset_tables_of_every_token(name):
-    made = token_tables(json.loads((NPM_ENCODERS / f"{name}.json").read_text(encoding="utf-8"))["bpe_ranks"])
+    made = token_tables(rank_json(name)["bpe_ranks"])
     for token_bytes, rank in reference_ranks(name).items():
         assert made.code_points[rank] == sum(1 for byte in token_bytes if not 0x80 <= byte < 0xC0), (rank, token_bytes)
         assert made.continued[rank] == (1 if 0x80 <= token_bytes[0] < 0xC0 else 0), (rank, token_bytes)

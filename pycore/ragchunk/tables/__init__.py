@@ -60,7 +60,8 @@ class Table:
     (committed). ``derive`` names a pure function ``bytes -> bytes`` of the module that
     declares the table, which turns the source member into the table (``""``: the member
     as it is). ``licence`` is the licence of the data and ``origin`` says in words
-    where it comes from.
+    where it comes from; ``notice`` names a file of ``ragchunk/tables/licences/`` that must
+    travel with the table (the wheel ships the folder; the site puts it beside the table).
     """
 
     name: str
@@ -71,6 +72,7 @@ class Table:
     origin: str
     source: Source | None = None
     derive: str = ""
+    notice: str = ""
     module: str = ""
 
 

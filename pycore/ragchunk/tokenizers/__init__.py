@@ -2,8 +2,8 @@
 
 Every exact tokenizer answers the sizing interface of :mod:`ragchunk.tokenizers.base`
 (ids with the code-point span of each token, cut points, special tokens), whatever its
-family: OpenAI's BPE encodings (:mod:`.bpe`: tiktoken on CPython, tiktoken's WASM build
-handed in by the browser worker), BERT's uncased WordPiece (:mod:`.wordpiece`) and
+family: byte-level BPE encodings, OpenAI's and Llama 3's (:mod:`.bpe`: tiktoken on CPython,
+tiktoken's WASM build handed in by the browser worker), BERT's uncased WordPiece (:mod:`.wordpiece`) and
 XLM-R's Unigram model (:mod:`.unigram`), the last two in pure Python on both.
 :class:`CharEstimate` is the characters-per-token estimate, which sizes text without tokens.
 """

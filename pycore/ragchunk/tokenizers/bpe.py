@@ -1,8 +1,9 @@
-"""OpenAI's byte-level BPE encodings: tiktoken on CPython, tiktoken's WASM build in the browser.
+"""Byte-level BPE encodings: tiktoken on CPython, tiktoken's WASM build in the browser.
 
-Both adapters read the same rank files (``encoders/<name>.json`` of the npm ``tiktoken``
-package, shipped in ``ragchunk/tables/data/``), so CPython and the page give identical
-ids. A rank file's ``bpe_ranks`` field holds lines of ``<marker> <first rank> <base64
+OpenAI's encodings and the open LLMs' whose ``tokenizer.json`` tiktoken's engine can run
+(Llama 3: :mod:`ragchunk.tables.llms`). Both adapters read the same rank files
+(``encoders/<name>.json`` of the npm ``tiktoken`` package, or one derived in that format,
+shipped in ``ragchunk/tables/data/``), so CPython and the page give identical ids. A rank file's ``bpe_ranks`` field holds lines of ``<marker> <first rank> <base64
 token> ...``; the i-th token on a line has rank ``first + i``.
 
 Offsets: a token is a run of UTF-8 bytes and may end inside a character. A character
@@ -11,7 +12,7 @@ many characters start in it" gives every token's code-point end with no byte off
 all; a token that begins with a continuation byte starts one character earlier.
 
 Cut points (see :mod:`ragchunk.tokenizers.base`): no pre-tokenizer piece of cl100k, o200k,
-p50k or r50k runs over
+p50k, r50k or llama3 (cl100k's regex) runs over
 - a line break that follows a non-space and is followed by a visible ASCII character
   other than ``/`` (the cut is just after the line break; after whitespace it is not one:
   r50k and p50k read ``"\\n\\n"`` at the end of a text as one piece but ``"\\n" "\\n"``
@@ -19,7 +20,7 @@ p50k or r50k runs over
 - a single space between a visible ASCII character and an ASCII letter (the cut is just
   before the space: the space starts the next piece whatever follows the letter).
 The pieces on either side are then encoded on their own, so the ids split there
-(property-tested on all four encodings, for every slice around a cut).
+(property-tested on every encoding, for every slice around a cut).
 """
 
 from __future__ import annotations
@@ -37,13 +38,12 @@ from typing import Any, NamedTuple
 
 from .. import tables
 from ..errors import RagchunkError
-
-NAMES: tuple[str, ...] = ("cl100k_base", "o200k_base", "p50k_base", "r50k_base")
+from .catalog import CATALOG
 
 
 @dataclass(frozen=True, slots=True)
 class RankFile:
-    """The fields of an ``encoders/<name>.json`` file of the npm tiktoken package."""
+    """The fields of an ``encoders/<name>.json`` file of the npm tiktoken package (or one made like it)."""
 
     name: str
     pat_str: str
@@ -59,7 +59,7 @@ class RankFile:
 
 def rank_file(name: str) -> RankFile:
     """The rank file of encoding ``name`` from the installed package (hash-checked)."""
-    return RankFile.from_json(name, tables.read(f"tiktoken-{name}"))
+    return RankFile.from_json(name, tables.read(CATALOG[name].tables[0]))
 
 
 def iter_ranks(bpe_ranks: str) -> Iterable[tuple[str, int]]:

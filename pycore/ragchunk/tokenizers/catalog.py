@@ -5,7 +5,9 @@ Everything else is a view of :data:`CATALOG`: the encodings a person may choose
 (:data:`OPEN_TOKENIZERS`), the names a message lists, and which module builds each one.
 
 >>> [entry.family for entry in CATALOG.values()]
-['bpe', 'bpe', 'bpe', 'bpe', 'wordpiece', 'unigram']
+['bpe', 'bpe', 'bpe', 'bpe', 'bpe', 'wordpiece', 'unigram']
+>>> CATALOG["llama3"].tables
+('llama3',)
 >>> OPEN_TOKENIZERS["bert-base-uncased"][1]
 ('bert-uncased-vocab', 'bert-uncased-chars')
 """
@@ -22,8 +24,9 @@ Family = Literal["bpe", "wordpiece", "unigram"]
 class TokenizerEntry:
     """One tokenizer: its ``family`` (which module builds it), who uses it, and the tables it reads.
 
-    ``tables`` names the tables the page fetches from its own origin when the tokenizer is
-    first chosen; a BPE encoding's ranks come with tiktoken's WASM build instead, so it has none.
+    ``tables`` names the tables it reads. The page fetches an open model's from its own
+    origin when the tokenizer is first chosen; a BPE encoding reads one rank table, which the
+    page fetches as ``encoders/<name>.json`` and hands to tiktoken's WASM build.
     """
 
     name: str
@@ -35,10 +38,12 @@ class TokenizerEntry:
 CATALOG: dict[str, TokenizerEntry] = {
     entry.name: entry
     for entry in (
-        TokenizerEntry("cl100k_base", "bpe", "GPT-4, GPT-3.5, text-embedding-3-*, text-embedding-ada-002"),
-        TokenizerEntry("o200k_base", "bpe", "GPT-4o, GPT-4.1, o1, o3"),
-        TokenizerEntry("p50k_base", "bpe", "Codex, text-davinci-002/003"),
-        TokenizerEntry("r50k_base", "bpe", "GPT-3 (davinci), GPT-2"),
+        TokenizerEntry("cl100k_base", "bpe", "GPT-4, GPT-3.5, text-embedding-3-*, text-embedding-ada-002",
+                       ("tiktoken-cl100k_base",)),
+        TokenizerEntry("o200k_base", "bpe", "GPT-4o, GPT-4.1, o1, o3", ("tiktoken-o200k_base",)),
+        TokenizerEntry("p50k_base", "bpe", "Codex, text-davinci-002/003", ("tiktoken-p50k_base",)),
+        TokenizerEntry("r50k_base", "bpe", "GPT-3 (davinci), GPT-2", ("tiktoken-r50k_base",)),
+        TokenizerEntry("llama3", "bpe", "Llama 3, 3.1, 3.2, 3.3 (Meta)", ("llama3",)),
         TokenizerEntry("bert-base-uncased", "wordpiece",
                        "WordPiece, uncased (all-MiniLM, bge-*-en-v1.5, e5-*-v2, gte-*, nomic-embed-text)",
                        ("bert-uncased-vocab", "bert-uncased-chars")),
@@ -47,7 +52,7 @@ CATALOG: dict[str, TokenizerEntry] = {
     )
 }
 
-# OpenAI's BPE encodings: name -> the models that use it.
+# The BPE encodings (OpenAI's, then the open LLMs'), run by tiktoken's engine: name -> the models that use it.
 ENCODINGS: dict[str, str] = {name: entry.used_by for name, entry in CATALOG.items() if entry.family == "bpe"}
 
 # The open models' tokenizers: name -> (what it is, the tables it reads).
