@@ -48,8 +48,10 @@ For any ``str`` (a leading BOM is not content): ``chunk.text == text[chunk.start
 at most ``overlap``, and that text ends the previous chunk; the regions
 ``[content_start, end)`` are in order, disjoint, and hold every non-whitespace character
 exactly once; a chunk starts or ends inside a word only when that word alone exceeds
-``size``; ``heading_path`` is the path of headings in force at the first non-whitespace
-character of the new content. A size smaller than what one character needs (an emoji can
+``size``; ``sections`` is the heading path of every section ``chunk.text`` holds (in order,
+a path repeated in a row once) and ``heading_path`` the longest path they all share: for a
+chunk of one section, the path in force at its new content; for small sibling sections
+packed together, only the headings above them all. A size smaller than what one character needs (an emoji can
 be 4 tokens) cannot keep these promises and raises an error naming ``chunk_size``.
 
 Speed
@@ -88,7 +90,7 @@ from .packing.packer import Packer
 from .packing.sizing import Sizer, Sizing, prepare, prepare_and_run
 from .packing.stats import Stats, compute_stats
 from .steps import drive
-from .text.structure import BY_CHOICES, Structure, UnitTree
+from .text.structure import BY_CHOICES, Structure, UnitTree, shared_path
 from .tokenizers import CharEstimate, Tokenizer
 
 __all__ = ["BY_CHOICES", "Chunk", "Prepared", "Split", "check_split_text", "pack", "pack_steps", "prepare_text",
@@ -102,9 +104,11 @@ class Chunk(NamedTuple):
 
     ``text == source[start:end]``. ``source[start:content_start]`` is the overlap carried
     from the previous chunk (``overlap_tokens`` tokens; empty for the first chunk) and
-    ``source[content_start:end]`` the new content. ``heading`` is the nearest heading above
-    the new content and ``heading_path`` the titles of all headings in force there,
-    outermost first. ``tokens`` is the exact count of ``text``. ``embed_text`` is the text
+    ``source[content_start:end]`` the new content. ``sections`` holds the heading path (titles,
+    outermost first) of every section the chunk's text holds, in order; ``heading_path`` is
+    the path they all share (the headings the whole chunk is under) and ``heading`` its last
+    title ("" when none): a chunk that packs the sections "Setup" and "Install" is under
+    neither. ``tokens`` is the exact count of ``text``. ``embed_text`` is the text
     to embed when the chunk has context lines (its heading path with ``context="headings"``,
     the header of a cut table), and ``embed_tokens`` its exact count; both are empty/0 when
     the chunk is embedded as it is (see :mod:`ragchunk.packing.context`).
@@ -128,6 +132,7 @@ class Chunk(NamedTuple):
     overlap_tokens: int
     embed_text: str = ""
     embed_tokens: int = 0
+    sections: tuple[tuple[str, ...], ...] = ()
 
     @property
     def embedded_tokens(self) -> int:
@@ -357,12 +362,14 @@ class _Emitter:
 
     def emit(self, start: int, content_start: int, end: int, tokens: int, overlap_tokens: int) -> bool:
         text = self.text
-        first = _NONSPACE.search(text, content_start, end)
-        path = self.structure.path_at(first.start() if first else content_start)
+        first = _NONSPACE.search(text, start, end)
+        # Every section the chunk's text holds, overlap included; it is under the path they share.
+        sections = self.structure.sections_in(first.start() if first else start, end)
+        path = sections[0] if len(sections) == 1 else shared_path(sections)
         embed_text, embed_tokens = ("", 0) if self.context is None else self.context.embed(content_start, start, end,
                                                                                               tokens)
         chunk = (len(self.chunks), text[start:end], start, end, content_start, path[-1] if path else "", path,
-                 tokens, overlap_tokens, embed_text, embed_tokens)
+                 tokens, overlap_tokens, embed_text, embed_tokens, sections)
         self.chunks.append(tuple.__new__(Chunk, chunk))
         if end < self.next_report:
             return False

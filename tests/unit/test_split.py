@@ -18,7 +18,7 @@ import json
 import os
 import re
 import sys
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from pathlib import Path
 
 import pytest
@@ -131,9 +131,22 @@ def assert_guarantees(text: str, result, size: int, overlap: int, count, prefix_
         index = bisect_right(block_starts, first.start()) - 1
         if index >= 0 and block_starts[index] == first.start() and (blocks[index].kind == "heading" or index in openers):
             assert carried == "", chunk  # a chunk that opens a section carries no overlap
-        path = paths[index] if index >= 0 else ()
+        # Every section the chunk's text holds (overlap too), and the path they all share.
+        lead = _NONSPACE.search(text, chunk.start)
+        held = [paths[i] if i >= 0 else () for i in range(bisect_right(block_starts, lead.start()) - 1,
+                                                             bisect_left(block_starts, chunk.end))]
+        held = [p for k, p in enumerate(held) if k == 0 or p != held[k - 1]]
+        assert chunk.sections == tuple(held), chunk
+        path = tuple(os.path.commonprefix(held))
         assert chunk.heading_path == path, chunk
         assert chunk.heading == (path[-1] if path else "")
+        if len(held) == 1:
+            assert held[0] == (paths[index] if index >= 0 else ()), chunk  # the path of the new content
+        lines = chunk.embed_text[: len(chunk.embed_text) - len(chunk.text)]
+        if lines and not lines.startswith("|") and not lines.lstrip().startswith("|"):
+            # The context line names headings the whole chunk is under, and only those.
+            line = lines.split("\n", 1)[0]
+            assert line in {" > ".join(path[i:j]) for j in range(len(path) + 1) for i in range(j)}, chunk
         covered_to = chunk.end
         previous = chunk
     assert text[covered_to:].strip() == "" or (covered_to == 0 and text.strip() == "\ufeff")

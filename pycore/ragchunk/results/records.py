@@ -41,8 +41,10 @@ FIELDS: tuple[Field, ...] = (
     Field("source", "string", False, "the document: its path relative to the folder given, with / separators"),
     Field("id", "integer", True, "the chunk's index in its document, from 0"),
     Field("text", "string", True, "the chunk: a verbatim slice of the document's text, text[start:end]"),
-    Field("heading", "string", True, "the nearest heading above the chunk's new content (\"\" when none)"),
-    Field("heading_path", "list<string>", True, "the titles of all headings in force there, outermost first"),
+    Field("heading", "string", True, "the innermost heading the whole chunk is under: the last of heading_path"
+          " (\"\" when none)"),
+    Field("heading_path", "list<string>", True, "the titles of the headings the whole chunk is under, outermost"
+          " first: the path its sections share"),
     Field("tokens", "integer", True, "the exact token count of text"),
     Field("start", "integer", True, "code-point offset of the chunk in the document's text"),
     Field("end", "integer", True, "code-point offset just after the chunk"),
@@ -56,6 +58,8 @@ FIELDS: tuple[Field, ...] = (
     Field("anchor", "string", False, "the element id of the nearest heading in the source (HTML, EPUB)"),
     Field("embed_text", "string", False, "the text to embed: context lines, then the chunk"),
     Field("embed_tokens", "integer", False, "the exact token count of embed_text"),
+    Field("sections", "list<list<string>>", False, "the heading path of every section the chunk holds, in order,"
+          " when it holds more than one (small sections packed together); heading_path is what they share"),
 )
 FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in FIELDS)
 
@@ -127,6 +131,8 @@ def chunk_record(chunk: Chunk, tokenizer: str, document: Document | None = None,
         if document.anchors:
             record["anchor"] = Extracted(document.text, document.kind, anchors=document.anchors).anchor_at(
                 chunk.content_start)
+    if len(chunk.sections) > 1:
+        record["sections"] = [list(path) for path in chunk.sections]
     return record
 
 
