@@ -86,7 +86,7 @@ from typing import NamedTuple
 from .errors import RagchunkError
 from .options import SplitOptions, unknown_by
 from .packing.context import DEFAULT_CONTEXT, Context
-from .packing.packer import Packer
+from .packing.packer import DEFAULT_SIBLINGS, Packer
 from .packing.sizing import Sizer, Sizing, prepare, prepare_and_run
 from .packing.stats import Stats, compute_stats
 from .steps import drive
@@ -174,6 +174,7 @@ def split(
     model: str | None = None,
     prefix: bool = False,
     context: str = DEFAULT_CONTEXT,
+    siblings: str = DEFAULT_SIBLINGS,
     progress: Callable[[int, int], None] | None = None,
     threads: int | None = None,
 ) -> Split:
@@ -189,7 +190,16 @@ def split(
     to 512. ``context`` is ``"headings"`` by default: a chunk under a heading it does not
     itself open with gets an ``embed_text``, its heading path on a line, then its text,
     counted within ``size`` (see :mod:`ragchunk.packing.context`); a chunk without one is embedded
-    as it is. ``context="none"`` leaves the heading path out.
+    as it is. ``context="none"`` leaves the heading path out. ``siblings`` is ``"pack"`` by
+    default: small sections share a chunk while they fit (the chunk's ``heading_path`` is
+    then the path they share, its ``sections`` each one's); ``"apart"`` keeps each section's
+    text to chunks of its own, so a small section stays a small chunk.
+
+    >>> text = "# Setup\\n\\nRun setup.\\n\\n# Install\\n\\nRun the installer."
+    >>> [(c.heading_path, c.sections) for c in split(text).chunks]
+    [((), (('Setup',), ('Install',)))]
+    >>> [(c.heading_path, c.text) for c in split(text, siblings="apart").chunks]
+    [(('Setup',), '# Setup\\n\\nRun setup.'), (('Install',), '# Install\\n\\nRun the installer.')]
 
     >>> s = split("One. Two. Three.", by="sentences", size=3, overlap=0)
     >>> [c.text for c in s.chunks], s.stats.total_tokens
@@ -217,7 +227,8 @@ def split(
     not callable, text with unpaired surrogates, or a size smaller than one character of
     the text needs.
     """
-    return split_with(text, SplitOptions(by, size, overlap, tokenizer, model, prefix, context), progress, threads)
+    return split_with(text, SplitOptions(by, size, overlap, tokenizer, model, prefix, context, siblings), progress,
+                      threads)
 
 
 def split_with(text: str, options: SplitOptions, progress: Callable[[int, int], None] | None = None,
@@ -346,7 +357,8 @@ class _Emitter:
         """Pack; yields the end of the latest chunk at each hundredth of the text passed."""
         size = options.size
         text, structure = self.text, self.structure
-        tree = UnitTree(text, structure, options.by, sizer.est, size // 2)
+        apart = options.siblings == "apart"
+        tree = UnitTree(text, structure, options.by, sizer.est, size // 2, apart)
         context = None
         # Tables (in lists and quotes too) carry their header into later pieces whatever the context.
         if options.context == "headings" or structure.tables:
@@ -357,7 +369,8 @@ class _Emitter:
         self.context = context
         budget = (lambda _pos: size) if context is None else context.budget
         check = None if context is None else context.fits
-        for _ in Packer(text, tree, sizer, budget, options.overlap, self.emit, check, structure.section_starts).run():
+        for _ in Packer(text, tree, sizer, budget, options.overlap, self.emit, check, structure.section_starts,
+                        structure.owners_of if apart else None).run():
             yield self.done
 
     def emit(self, start: int, content_start: int, end: int, tokens: int, overlap_tokens: int) -> bool:

@@ -27,6 +27,7 @@ from typing import Any
 
 from ..errors import RagchunkError
 from ..packing.context import DEFAULT_CONTEXT
+from ..packing.packer import DEFAULT_SIBLINGS
 from ..settings import DEFAULT_ENCODING, LABELS
 from ..settings.checks import check_whole
 from ..steps import drive
@@ -160,7 +161,7 @@ def _row(setting: Setting, retriever: str, k: int, chunks: list[IndexedChunk], l
             omegas.append(precision_omega(index, item.spans))
     embed_tokens = sum(chunk.embed_tokens for chunk in chunks)
     row: dict[str, Any] = {"by": setting.by, "size": setting.size, "overlap": setting.overlap,
-                           "context": setting.context, "retriever": retriever, "k": k}
+                           "context": setting.context, "siblings": setting.siblings, "retriever": retriever, "k": k}
     if scored:
         recalls = [s.recall for s in scored]
         row |= {"recall": statistics.fmean(recalls), "precision": statistics.fmean(s.precision for s in scored),
@@ -182,7 +183,7 @@ def evaluate_steps(documents: Sequence[tuple[str, str]], questions: Sequence[Que
                    by: Iterable[str] = BY_EVALUATED, sizes: Iterable[int] = DEFAULT_SIZES, overlap: int | None = None,
                    context: str = DEFAULT_CONTEXT, retrievers: Iterable[str] = ("bm25",), k: int = DEFAULT_K,
                    tokenizer: str = DEFAULT_ENCODING, model: str | None = None, price: float | None = None,
-                   embedder: Callable[..., list[Any]] | None = None
+                   embedder: Callable[..., list[Any]] | None = None, siblings: str = DEFAULT_SIBLINGS
                    ) -> Generator[tuple, Any, Evaluation]:
     """:func:`evaluate` as steps ``(stage, done, total)`` (see :mod:`ragchunk.steps`)."""
     wanted = list(dict.fromkeys(retrievers))
@@ -192,7 +193,7 @@ def evaluate_steps(documents: Sequence[tuple[str, str]], questions: Sequence[Que
         raise RagchunkError("retriever", f"retriever ({value}) is not known: choose one of {choices}",
                             "unknown_retriever", {"value": value, "choices": choices})
     k = check_whole("k", LABELS["k"], k, 1, MAX_K, unit="chunks")
-    settings = grid(by=by, sizes=sizes, overlap=overlap, context=context)
+    settings = grid(by=by, sizes=sizes, overlap=overlap, context=context, siblings=siblings)
     if not questions:
         raise RagchunkError("questions", "there are no questions: give at least one", "no_questions", {})
     yield ("locating answers", 0, len(questions))

@@ -11,7 +11,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..errors import RagchunkError
+from ..options import check_siblings
 from ..packing.context import DEFAULT_CONTEXT
+from ..packing.packer import DEFAULT_SIBLINGS
 from ..packing.windowing import windows
 from ..settings import DEFAULT_OVERLAP_SHARE
 from ..splitter import split
@@ -32,17 +34,26 @@ MAX_SETTINGS = 48
 @dataclass(frozen=True, slots=True)
 class Setting:
     """One way of chunking: ``by`` (``fixed`` or a level of :func:`ragchunk.split`), ``size``,
-    ``overlap`` and ``context`` (``none`` for fixed windows, which have no headings)."""
+    ``overlap``, ``context`` (``none`` for fixed windows, which have no headings) and
+    ``siblings`` (whether small sections share a chunk: ``pack``, or ``apart``)."""
 
     by: str
     size: int
     overlap: int
     context: str
+    siblings: str = DEFAULT_SIBLINGS
 
     @property
     def label(self) -> str:
-        """``by size/overlap``, and ``(no context)`` for a structural setting without its heading line."""
-        suffix = " (no context)" if self.by != "fixed" and self.context == "none" else ""
+        """``by size/overlap``, then ``(no context)`` for a structural setting without its heading
+        line and ``(sections apart)`` for one that keeps sections apart.
+
+        >>> Setting("headings", 256, 32, "none", "apart").label
+        'headings 256/32 (no context) (sections apart)'
+        """
+        structural = self.by != "fixed"
+        suffix = " (no context)" if structural and self.context == "none" else ""
+        suffix += " (sections apart)" if structural and self.siblings == "apart" else ""
         return f"{self.by} {self.size}/{self.overlap}{suffix}"
 
 
@@ -60,7 +71,7 @@ class IndexedChunk:
 
 
 def grid(*, by: Iterable[str] = BY_EVALUATED, sizes: Iterable[int] = DEFAULT_SIZES, overlap: int | None = None,
-         context: str = DEFAULT_CONTEXT) -> list[Setting]:
+         context: str = DEFAULT_CONTEXT, siblings: str = DEFAULT_SIBLINGS) -> list[Setting]:
     """Every setting of ``by`` × ``sizes``; ``overlap`` None is an eighth of each size.
 
     Raises :class:`RagchunkError` naming ``by`` or ``size`` for a value split does not know,
@@ -72,11 +83,13 @@ def grid(*, by: Iterable[str] = BY_EVALUATED, sizes: Iterable[int] = DEFAULT_SIZ
         value, choices = ", ".join(unknown), ", ".join(BY_EVALUATED)
         raise RagchunkError("by", f"boundary ({value}) is not known: choose one of {choices}", "unknown_by",
                             {"value": value, "choices": choices})
+    check_siblings(siblings)
     sizes = list(dict.fromkeys(sizes))
     if not sizes:
         raise RagchunkError("chunk_size", "chunk size is empty: enter a number", "empty", {"label": "chunk size"})
     settings = [Setting(way, size, size // DEFAULT_OVERLAP_SHARE if overlap is None else overlap,
-                        "none" if way == "fixed" else context) for way in ways for size in sizes]
+                        "none" if way == "fixed" else context, DEFAULT_SIBLINGS if way == "fixed" else siblings)
+                for way in ways for size in sizes]
     if len(settings) > MAX_SETTINGS:
         raise RagchunkError("settings", f"{len(settings)} settings are more than {MAX_SETTINGS}: give fewer"
                             " ways of cutting or sizes", "too_many_settings",
@@ -102,7 +115,7 @@ def chunks_of(setting: Setting, documents: Sequence[tuple[str, str]], tokenizer:
                 out.append(IndexedChunk(source, window.start, window.end, window.text, window.tokens, window.tokens))
             continue
         result = split(text, by=setting.by, size=setting.size, overlap=setting.overlap, context=setting.context,
-                       tokenizer=None if model else tokenizer, model=model)
+                       siblings=setting.siblings, tokenizer=None if model else tokenizer, model=model)
         for chunk in result.chunks:
             indexed = chunk.embed_text or chunk.text
             out.append(IndexedChunk(source, chunk.start, chunk.end, indexed, chunk.tokens,

@@ -184,7 +184,8 @@ def page_columns(result: Split, text: str, first: int = 0, stop: int | None = No
 
     ``texts[offsets[i]:offsets[i + 1]]`` is chunk ``first + i`` in UTF-16 units (how a
     JavaScript string slices), and ``overlap[i]`` how many of those units are the overlap;
-    ``path[i]`` indexes ``paths``. Thousands of chunk objects in one reply cost the page's
+    ``path[i]`` indexes ``paths``, and ``sections[i]`` lists the indexes of every section's path
+    when the chunk holds more than one (``[]`` otherwise). Thousands of chunk objects in one reply cost the page's
     main thread a long task to receive; a few lists and one string are a few copies.
 
     >>> from ragchunk import split
@@ -200,19 +201,24 @@ def page_columns(result: Split, text: str, first: int = 0, stop: int | None = No
     parts: list[str] = []
     offsets = [0]
     overlap_units = []
-    for chunk in chunks:
-        key = chunk.heading_path
+    held: list[list[int]] = []
+
+    def index_of(key: tuple[str, ...]) -> int:
         if key not in path_index:
             path_index[key] = len(paths)
             paths.append(list(key))
+        return path_index[key]
+
+    for chunk in chunks:
         for name in PAGE_COLUMNS[:-1]:
             columns[name].append(getattr(chunk, name))
-        columns["path"].append(path_index[key])
+        columns["path"].append(index_of(chunk.heading_path))
+        held.append([index_of(path) for path in chunk.sections] if len(chunk.sections) > 1 else [])
         carried = text[chunk.start : chunk.content_start]
         parts.append(chunk.text)
         overlap_units.append(_utf16_length(carried))
         offsets.append(offsets[-1] + _utf16_length(chunk.text))
-    return {**columns, "first": first, "count": len(chunks), "paths": paths, "texts": "".join(parts),
+    return {**columns, "first": first, "count": len(chunks), "paths": paths, "sections": held, "texts": "".join(parts),
             "offsets": offsets, "overlap": overlap_units}
 
 

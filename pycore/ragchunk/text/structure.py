@@ -221,10 +221,25 @@ class Structure(NamedTuple):
             index = bisect_right(owners, owner, index, last)
         return tuple(found)
 
-    def owner_at(self, offset: int) -> int:
-        """The index of the heading whose own section holds code-point ``offset`` (-1: before the first)."""
-        block = bisect_right(self.block_starts, offset) - 1
-        return self.owners[block] if block >= 0 else -1
+    def owners_of(self, start: int, end: int) -> tuple[int, int]:
+        """The sections (see ``owners``) of the first block of ``text[start:end]`` that is not
+        a heading line, and of its last block: equal when the span's text is one section's
+        (a heading line introduces what follows it, so leading ones are not counted).
+
+        >>> text = "# A\\n\\nIntro.\\n\\n## B\\n\\nText."
+        >>> structure = Structure.of(text)
+        >>> structure.owners_of(0, len(text)), structure.owners_of(0, 11), structure.owners_of(13, len(text))
+        ((0, 2), (0, 0), (2, 2))
+        """
+        starts = self.block_starts
+        first = max(bisect_right(starts, start) - 1, 0)
+        last = bisect_left(starts, end) - 1
+        if last < 0:
+            return -1, -1
+        blocks = self.blocks
+        while first < last and blocks[first][0] == "heading":
+            first += 1
+        return self.owners[first], self.owners[last]
 
 
 def shared_path(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
@@ -384,8 +399,10 @@ class UnitTree:
     """
 
     def __init__(self, text: str, structure: Structure, by: str, est: Callable[[int, int], int],
-                 glue_limit: int) -> None:
+                 glue_limit: int, apart: bool = False) -> None:
         self.text = text
+        # Sections kept apart: a section's intro is not glued to its first subsection's heading.
+        self.apart = apart
         self.by = by
         self.est = est
         self.glue_limit = glue_limit
@@ -719,7 +736,7 @@ class UnitTree:
                 continue
             if markup or self._sticky(unit) or (
                 heads and unit.level == BLOCK and index + 1 < len(units) and units[index + 1].level == SECTION
-                and est(unit.start, unit.end) <= limit // 2
+                and est(unit.start, unit.end) <= limit // 2 and not self.apart
             ):
                 heads.append(unit)
                 continue
