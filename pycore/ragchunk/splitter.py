@@ -190,16 +190,16 @@ def split(
     to 512. ``context`` is ``"headings"`` by default: a chunk under a heading it does not
     itself open with gets an ``embed_text``, its heading path on a line, then its text,
     counted within ``size`` (see :mod:`ragchunk.packing.context`); a chunk without one is embedded
-    as it is. ``context="none"`` leaves the heading path out. ``siblings`` is ``"pack"`` by
-    default: small sections share a chunk while they fit (the chunk's ``heading_path`` is
-    then the path they share, its ``sections`` each one's); ``"apart"`` keeps each section's
-    text to chunks of its own, so a small section stays a small chunk.
+    as it is. ``context="none"`` leaves the heading path out. ``siblings`` is ``"apart"`` by
+    default: each section's text goes to chunks of its own, so a small section stays a small
+    chunk; with ``"pack"`` small sections share a chunk while they fit (its ``heading_path``
+    is then the path they share, its ``sections`` each one's).
 
     >>> text = "# Setup\\n\\nRun setup.\\n\\n# Install\\n\\nRun the installer."
-    >>> [(c.heading_path, c.sections) for c in split(text).chunks]
-    [((), (('Setup',), ('Install',)))]
-    >>> [(c.heading_path, c.text) for c in split(text, siblings="apart").chunks]
+    >>> [(c.heading_path, c.text) for c in split(text).chunks]
     [(('Setup',), '# Setup\\n\\nRun setup.'), (('Install',), '# Install\\n\\nRun the installer.')]
+    >>> [(c.heading_path, c.sections) for c in split(text, siblings="pack").chunks]
+    [((), (('Setup',), ('Install',)))]
 
     >>> s = split("One. Two. Three.", by="sentences", size=3, overlap=0)
     >>> [c.text for c in s.chunks], s.stats.total_tokens

@@ -424,9 +424,9 @@ def test_heading_paths_follow_the_outline():
 
 
 def test_sections_are_packed_whole_when_they_fit():
-    result = check(GUIDE, by="headings", size=2000, overlap=0)
+    result = check(GUIDE, by="headings", size=2000, overlap=0, siblings="pack")
     assert texts(result) == [GUIDE.strip()]
-    result = check(GUIDE, by="headings", size=30, overlap=0)
+    result = check(GUIDE, by="headings", size=30, overlap=0, siblings="pack")
     for chunk in result.chunks:
         # No section is split between chunks unless it is bigger than the target.
         assert chunk.text.startswith("#"), chunk.text
@@ -477,11 +477,12 @@ Use the package.
 
 
 def test_a_chunk_of_several_sections_is_under_the_path_they_share():
-    chunk, = check(SIBLINGS, by="headings", size=512, overlap=0).chunks
+    chunk, = check(SIBLINGS, by="headings", size=512, overlap=0, siblings="pack").chunks
     assert chunk.sections == (("Guide",), ("Guide", "Setup"), ("Guide", "Install"), ("Guide", "Install", "Linux"))
     assert chunk.heading_path == ("Guide",) and chunk.heading == "Guide"
     # Siblings with no heading above them all: under none.
-    chunk, = check("# Setext title\n\nSome words.\n\n# Install\n\nRun it.\n", size=512, overlap=0).chunks
+    chunk, = check("# Setext title\n\nSome words.\n\n# Install\n\nRun it.\n", size=512, overlap=0,
+                   siblings="pack").chunks
     assert chunk.sections == (("Setext title",), ("Install",))
     assert (chunk.heading_path, chunk.heading, chunk.embed_text) == ((), "", "")
 
@@ -489,7 +490,7 @@ def test_a_chunk_of_several_sections_is_under_the_path_they_share():
 def test_the_context_line_names_only_the_shared_path():
     setup = " ".join(["The setup step one is here."] * 8)
     text = f"# Guide\n\n## Setup\n\n{setup}\n\nThen run setup.\n\n## Install\n\nRun the installer.\n"
-    first, packed = check(text, by="paragraphs", size=64, overlap=0, context="headings").chunks
+    first, packed = check(text, by="paragraphs", size=64, overlap=0, context="headings", siblings="pack").chunks
     assert packed.text == "Then run setup.\n\n## Install\n\nRun the installer."
     assert packed.sections == (("Guide", "Setup"), ("Guide", "Install"))
     # Before: "Guide > Setup", a heading the install text is not under.
@@ -513,12 +514,13 @@ def test_a_docx_made_from_markdown_labels_packed_sibling_sections_honestly():
     from ragchunk import SplitOptions, split_document
 
     data = (ROOT / "tests" / "data" / "docs" / "guide.docx").read_bytes()
-    first = split_document("guide.docx", data, SplitOptions(size=128)).records()[0]
+    packed = SplitOptions(size=128, siblings="pack")
+    first = split_document("guide.docx", data, packed).records()[0]
     # The document's title and its first section are siblings (both level 1) in one chunk.
     assert first["text"].startswith("# Field Guide to Chunking\n\nRagchunk Tests\n\n# Getting started\n\n")
     assert first["sections"] == [["Field Guide to Chunking"], ["Getting started"]]
     assert first["heading_path"] == [] and first["heading"] == "" and "embed_text" not in first
-    second = split_document("guide.docx", data, SplitOptions(size=128)).records()[1]
+    second = split_document("guide.docx", data, packed).records()[1]
     # A section and its subsection: under the section.
     assert second["sections"] == [["Getting started", "Installing"], ["Getting started", "Installing", "Configuration file"]]
     assert second["heading_path"] == ["Getting started", "Installing"]
@@ -541,7 +543,7 @@ def test_sections_apart_on_real_documents(by):
     for doc in ("ws-README.md", "tiktoken-js-README.md"):
         text = (ROOT / "tests" / "data" / "md" / doc).read_text(encoding="utf-8")
         for size, overlap in ((64, 8), (256, 32)):
-            packed = check(text, by=by, size=size, overlap=overlap)
+            packed = check(text, by=by, size=size, overlap=overlap, siblings="pack")
             apart = check(text, by=by, size=size, overlap=overlap, siblings="apart")
             assert len(apart.chunks) >= len(packed.chunks)
             if by == "headings" and size == 256:
@@ -734,7 +736,7 @@ def test_no_overlap_when_zero():
 
 
 def test_overlap_is_reported_real():
-    result = check(GUIDE * 3, by="sentences", size=20, overlap=7)
+    result = check(GUIDE * 3, by="sentences", size=20, overlap=7, siblings="pack")
     assert any(0 < c.overlap_tokens < 7 for c in result.chunks)
     assert all(c.overlap_tokens <= 7 for c in result.chunks)
 
@@ -957,7 +959,7 @@ def test_cli_split_from_stdin_to_a_file_with_stats(capsys, tmp_path):
     assert target.read_bytes().decode("utf-8") == to_jsonl(split(GUIDE, size=1024, overlap=0,
                                                                   tokenizer=CharEstimate(3.5)), Document("-", GUIDE))
     assert json.loads(target.read_text(encoding="utf-8").splitlines()[0])["tokenizer"] == "chars/3.5"
-    assert err.startswith("chunks          1 (tokens by chars/3.5)\n")
+    assert err.startswith("chunks          5 (tokens by chars/3.5)\n")  # each section apart
     assert "overlap         0 tokens (0.0 % of the total)" in err
 
 

@@ -46,14 +46,15 @@ class Setting:
     @property
     def label(self) -> str:
         """``by size/overlap``, then ``(no context)`` for a structural setting without its heading
-        line and ``(sections apart)`` for one that keeps sections apart.
+        line and ``(sections packed)`` or ``(sections apart)`` when it is not the default's.
 
-        >>> Setting("headings", 256, 32, "none", "apart").label
-        'headings 256/32 (no context) (sections apart)'
+        >>> Setting("headings", 256, 32, "none", "pack").label
+        'headings 256/32 (no context) (sections packed)'
         """
         structural = self.by != "fixed"
         suffix = " (no context)" if structural and self.context == "none" else ""
-        suffix += " (sections apart)" if structural and self.siblings == "apart" else ""
+        if structural and self.siblings != DEFAULT_SIBLINGS:
+            suffix += " (sections packed)" if self.siblings == "pack" else " (sections apart)"
         return f"{self.by} {self.size}/{self.overlap}{suffix}"
 
 

@@ -222,8 +222,8 @@ class Structure(NamedTuple):
         return tuple(found)
 
     def owners_of(self, start: int, end: int) -> tuple[int, int]:
-        """The sections (see ``owners``) of the first block of ``text[start:end]`` that is not
-        a heading line, and of its last block: equal when the span's text is one section's
+        """The sections (see ``owners``) of the first and the last block of ``text[start:end]``
+        that are not heading lines (nor markup opening a section): equal when the span's text is one section's
         (a heading line introduces what follows it, so leading ones are not counted).
 
         >>> text = "# A\\n\\nIntro.\\n\\n## B\\n\\nText."
@@ -237,8 +237,13 @@ class Structure(NamedTuple):
         if last < 0:
             return -1, -1
         blocks = self.blocks
-        while first < last and blocks[first][0] == "heading":
+        opening = self.section_starts
+        while first < last and (blocks[first][0] == "heading" or blocks[first][1] in opening):
             first += 1
+        # Nor trailing ones, nor the markup that opens a section: at the end of a span (an
+        # empty heading, an anchor before the next heading) they join what precedes them.
+        while last > first and (blocks[last][0] == "heading" or blocks[last][1] in opening):
+            last -= 1
         return self.owners[first], self.owners[last]
 
 
