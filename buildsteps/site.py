@@ -128,6 +128,12 @@ def page_values() -> dict[str, str]:
         "result.extra_share": f"{result.extra_share * 100:.1f}",
         "result.last_chunk_tokens": f"{result.last_chunk_tokens:,}",
         "result.step": f"{result.step:,}",
+        # The choices of what a chunk does with small sections, the core's default selected.
+        "siblings_options": "\n".join(
+            f'      <option value="{value}"{" selected" if value == defaults["siblings"] else ""}'
+            f' data-i18n="split.siblings_{value}">{label}</option>'
+            for value, label in (("pack", "Pack them together while they fit"), ("apart", "Keep each section to itself"))
+        ),
         "encoding_options": "\n".join(
             f'<option value="{name}"{" selected" if name == defaults["encoding"] else ""}>'
             f"{name} — {html.escape(models)}</option>"

@@ -48,8 +48,10 @@ For any ``str`` (a leading BOM is not content): ``chunk.text == text[chunk.start
 at most ``overlap``, and that text ends the previous chunk; the regions
 ``[content_start, end)`` are in order, disjoint, and hold every non-whitespace character
 exactly once; a chunk starts or ends inside a word only when that word alone exceeds
-``size``; ``heading_path`` is the path of headings in force at the first non-whitespace
-character of the new content. A size smaller than what one character needs (an emoji can
+``size``; ``sections`` is the heading path of every section ``chunk.text`` holds (in order,
+a path repeated in a row once) and ``heading_path`` the longest path they all share: for a
+chunk of one section, the path in force at its new content; for small sibling sections
+packed together, only the headings above them all. A size smaller than what one character needs (an emoji can
 be 4 tokens) cannot keep these promises and raises an error naming ``chunk_size``.
 
 Speed
@@ -84,11 +86,11 @@ from typing import NamedTuple
 from .errors import RagchunkError
 from .options import SplitOptions, unknown_by
 from .packing.context import DEFAULT_CONTEXT, Context
-from .packing.packer import Packer
+from .packing.packer import DEFAULT_SIBLINGS, Packer
 from .packing.sizing import Sizer, Sizing, prepare, prepare_and_run
 from .packing.stats import Stats, compute_stats
 from .steps import drive
-from .text.structure import BY_CHOICES, Structure, UnitTree
+from .text.structure import BY_CHOICES, Structure, UnitTree, shared_path
 from .tokenizers import CharEstimate, Tokenizer
 
 __all__ = ["BY_CHOICES", "Chunk", "Prepared", "Split", "check_split_text", "pack", "pack_steps", "prepare_text",
@@ -102,9 +104,11 @@ class Chunk(NamedTuple):
 
     ``text == source[start:end]``. ``source[start:content_start]`` is the overlap carried
     from the previous chunk (``overlap_tokens`` tokens; empty for the first chunk) and
-    ``source[content_start:end]`` the new content. ``heading`` is the nearest heading above
-    the new content and ``heading_path`` the titles of all headings in force there,
-    outermost first. ``tokens`` is the exact count of ``text``. ``embed_text`` is the text
+    ``source[content_start:end]`` the new content. ``sections`` holds the heading path (titles,
+    outermost first) of every section the chunk's text holds, in order; ``heading_path`` is
+    the path they all share (the headings the whole chunk is under) and ``heading`` its last
+    title ("" when none): a chunk that packs the sections "Setup" and "Install" is under
+    neither. ``tokens`` is the exact count of ``text``. ``embed_text`` is the text
     to embed when the chunk has context lines (its heading path with ``context="headings"``,
     the header of a cut table), and ``embed_tokens`` its exact count; both are empty/0 when
     the chunk is embedded as it is (see :mod:`ragchunk.packing.context`).
@@ -128,6 +132,7 @@ class Chunk(NamedTuple):
     overlap_tokens: int
     embed_text: str = ""
     embed_tokens: int = 0
+    sections: tuple[tuple[str, ...], ...] = ()
 
     @property
     def embedded_tokens(self) -> int:
@@ -169,6 +174,7 @@ def split(
     model: str | None = None,
     prefix: bool = False,
     context: str = DEFAULT_CONTEXT,
+    siblings: str = DEFAULT_SIBLINGS,
     progress: Callable[[int, int], None] | None = None,
     threads: int | None = None,
 ) -> Split:
@@ -184,7 +190,16 @@ def split(
     to 512. ``context`` is ``"headings"`` by default: a chunk under a heading it does not
     itself open with gets an ``embed_text``, its heading path on a line, then its text,
     counted within ``size`` (see :mod:`ragchunk.packing.context`); a chunk without one is embedded
-    as it is. ``context="none"`` leaves the heading path out.
+    as it is. ``context="none"`` leaves the heading path out. ``siblings`` is ``"apart"`` by
+    default: each section's text goes to chunks of its own, so a small section stays a small
+    chunk; with ``"pack"`` small sections share a chunk while they fit (its ``heading_path``
+    is then the path they share, its ``sections`` each one's).
+
+    >>> text = "# Setup\\n\\nRun setup.\\n\\n# Install\\n\\nRun the installer."
+    >>> [(c.heading_path, c.text) for c in split(text).chunks]
+    [(('Setup',), '# Setup\\n\\nRun setup.'), (('Install',), '# Install\\n\\nRun the installer.')]
+    >>> [(c.heading_path, c.sections) for c in split(text, siblings="pack").chunks]
+    [((), (('Setup',), ('Install',)))]
 
     >>> s = split("One. Two. Three.", by="sentences", size=3, overlap=0)
     >>> [c.text for c in s.chunks], s.stats.total_tokens
@@ -212,7 +227,8 @@ def split(
     not callable, text with unpaired surrogates, or a size smaller than one character of
     the text needs.
     """
-    return split_with(text, SplitOptions(by, size, overlap, tokenizer, model, prefix, context), progress, threads)
+    return split_with(text, SplitOptions(by, size, overlap, tokenizer, model, prefix, context, siblings), progress,
+                      threads)
 
 
 def split_with(text: str, options: SplitOptions, progress: Callable[[int, int], None] | None = None,
@@ -341,7 +357,8 @@ class _Emitter:
         """Pack; yields the end of the latest chunk at each hundredth of the text passed."""
         size = options.size
         text, structure = self.text, self.structure
-        tree = UnitTree(text, structure, options.by, sizer.est, size // 2)
+        apart = options.siblings == "apart"
+        tree = UnitTree(text, structure, options.by, sizer.est, size // 2, apart)
         context = None
         # Tables (in lists and quotes too) carry their header into later pieces whatever the context.
         if options.context == "headings" or structure.tables:
@@ -352,17 +369,20 @@ class _Emitter:
         self.context = context
         budget = (lambda _pos: size) if context is None else context.budget
         check = None if context is None else context.fits
-        for _ in Packer(text, tree, sizer, budget, options.overlap, self.emit, check, structure.section_starts).run():
+        for _ in Packer(text, tree, sizer, budget, options.overlap, self.emit, check, structure.section_starts,
+                        structure.owners_of if apart else None).run():
             yield self.done
 
     def emit(self, start: int, content_start: int, end: int, tokens: int, overlap_tokens: int) -> bool:
         text = self.text
-        first = _NONSPACE.search(text, content_start, end)
-        path = self.structure.path_at(first.start() if first else content_start)
+        first = _NONSPACE.search(text, start, end)
+        # Every section the chunk's text holds, overlap included; it is under the path they share.
+        sections = self.structure.sections_in(first.start() if first else start, end)
+        path = sections[0] if len(sections) == 1 else shared_path(sections)
         embed_text, embed_tokens = ("", 0) if self.context is None else self.context.embed(content_start, start, end,
                                                                                               tokens)
         chunk = (len(self.chunks), text[start:end], start, end, content_start, path[-1] if path else "", path,
-                 tokens, overlap_tokens, embed_text, embed_tokens)
+                 tokens, overlap_tokens, embed_text, embed_tokens, sections)
         self.chunks.append(tuple.__new__(Chunk, chunk))
         if end < self.next_report:
             return False

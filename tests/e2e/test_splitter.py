@@ -87,6 +87,27 @@ def test_settings_resplit_and_the_estimate(page):
     assert "estimates at 3 characters per token" in page.inner_text("#s-tokenizer")
 
 
+def test_sections_apart_by_default_and_packed_sections_are_named_on_their_card(page):
+    splitter = SplitterPage(page).open()
+    splitter.choose_file("ws-README.md", WS.encode("utf-8"))
+    splitter.set("chunk_size", "256")
+    assert page.input_value("#siblings") == "apart"
+    apart = split(WS, size=256, overlap=32, tokenizer="cl100k_base")
+    assert splitter.stat("chunks") == f"{len(apart.chunks):,}"
+    splitter.select("siblings", "pack")
+    packed = split(WS, size=256, overlap=32, tokenizer="cl100k_base", siblings="pack")
+    assert splitter.stat("chunks") == f"{len(packed.chunks):,}" != f"{len(apart.chunks):,}"
+    cards = splitter.cards()
+    several = [c for c in cards if len(packed.chunks[c["id"]].sections) > 1]
+    assert several, "a card of several sections is on screen"
+    for card in cards:
+        chunk = packed.chunks[card["id"]]
+        assert (" sections: " in card["meta"]) == (len(chunk.sections) > 1), card["meta"]
+        if len(chunk.sections) > 1:
+            assert f" · {len(chunk.sections)} sections: " in card["meta"]
+            assert " › ".join(chunk.sections[-1][len(chunk.heading_path):]) in card["meta"]
+
+
 def test_the_pages_overlap_follows_the_size_until_a_person_types_one(page):
     splitter = SplitterPage(page).open()
     assert page.input_value("#overlap") == "64"

@@ -103,7 +103,7 @@ def test_a_rule_never_makes_a_chunk_of_its_own():
 def test_a_short_intro_travels_with_the_first_piece_of_a_subsection_that_must_be_cut():
     text = ("# Guide\n\n## Install\n\nA short intro.\n\n### Linux\n\n" + "Use the package manager to install it. " * 30
             + "\n\n### Mac\n\nBrew.\n")
-    chunks = ragchunk.split(text, by="headings", size=64, overlap=0).chunks
+    chunks = ragchunk.split(text, by="headings", size=64, overlap=0, siblings="pack").chunks
     first = chunks[0].text
     assert first.startswith("# Guide\n\n## Install\n\nA short intro.\n\n### Linux\n\nUse the package manager")
     assert all(c.tokens >= 16 for c in chunks[:-1])  # no small chunk of the intro alone

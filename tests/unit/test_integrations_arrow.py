@@ -33,7 +33,8 @@ REAL = [(source, data) for source, data in documents() if source not in FAILING 
 def test_the_schema_is_the_record_fields_then_error_all_nullable():
     made = schema()
     assert made.names == [f.name for f in FIELDS] + ["error"]
-    kinds = {"string": pa.string(), "integer": pa.int64(), "list<string>": pa.list_(pa.string())}
+    kinds = {"string": pa.string(), "integer": pa.int64(), "list<string>": pa.list_(pa.string()),
+             "list<list<string>>": pa.list_(pa.list_(pa.string()))}
     assert [made.field(f.name).type for f in FIELDS] == [kinds[f.type] for f in FIELDS]
     assert made.field("error").type == pa.string()
     assert all(field.nullable for field in made)

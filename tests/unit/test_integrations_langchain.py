@@ -38,7 +38,7 @@ def test_split_text_and_create_documents_are_the_librarys_chunks(settings):
         assert [d.page_content for d in made] == [chunk.text for chunk in result.chunks]
         for document, chunk, record in zip(made, result.chunks, records(result), strict=True):
             assert text[chunk.start:chunk.start + len(document.page_content)] == document.page_content
-            optional = {key: record[key] for key in ("model", "embed_text", "embed_tokens") if key in record}
+            optional = {key: record[key] for key in ("model", "embed_text", "embed_tokens", "sections") if key in record}
             assert document.metadata == {"source": name, "heading": chunk.heading,
                                          "heading_path": list(chunk.heading_path), "start_index": chunk.start,
                                          "tokens": chunk.tokens, "overlap_tokens": chunk.overlap_tokens, **optional}

@@ -39,7 +39,7 @@ def test_nodes_are_the_librarys_chunks_with_offsets_metadata_and_neighbours():
             assert node.metadata == {"file_name": name, "heading": chunk.heading,
                                      "heading_path": list(chunk.heading_path), "tokens": chunk.tokens,
                                      "overlap_tokens": chunk.overlap_tokens,
-                                     **{key: record[key] for key in ("embed_text", "embed_tokens") if key in record}}
+                                     **{key: record[key] for key in ("embed_text", "embed_tokens", "sections") if key in record}}
             assert node.ref_doc_id == name
             previous = node.relationships.get(NodeRelationship.PREVIOUS)
             following = node.relationships.get(NodeRelationship.NEXT)

@@ -24,9 +24,10 @@ COUNT = ragchunk.get_tokenizer().count
 LONG = " ".join(f"Sentence number {i} says a little more." for i in range(40))
 
 
-def chunks_of(text: str, size: int, overlap: int = 0, by: str = "headings"):
-    result = ragchunk.split(text, by=by, size=size, overlap=overlap)
-    assert_guarantees(text, result, size, overlap, counter_for("cl100k_base"))
+def chunks_of(text: str, size: int, overlap: int = 0, by: str = "headings", siblings: str = "pack"):
+    # These are the rules of packing small sections together (siblings="pack"; the default keeps them apart).
+    result = ragchunk.split(text, by=by, size=size, overlap=overlap, siblings=siblings)
+    assert_guarantees(text, result, size, overlap, counter_for("cl100k_base"), apart=siblings == "apart")
     return result.chunks
 
 

@@ -18,7 +18,7 @@ import json
 import os
 import re
 import sys
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from pathlib import Path
 
 import pytest
@@ -54,10 +54,11 @@ def counter_for(tokenizer):
     return tokenizer.count
 
 
-def assert_guarantees(text: str, result, size: int, overlap: int, count, prefix_tokens=None) -> None:
+def assert_guarantees(text: str, result, size: int, overlap: int, count, prefix_tokens=None,
+                      apart: bool = False) -> None:
     """Every promise of ``split`` for one result, checked from the outside. ``prefix_tokens``
     (chunk -> tokens) is what a chunk's context line costs: a word is cut only where it does
-    not fit the size less that."""
+    not fit the size less that. ``apart``: the split kept sections apart."""
     chunks = result.chunks
     assert [c.id for c in chunks] == list(range(len(chunks)))
     # A leading BOM is not content: it never joins the first word.
@@ -131,9 +132,28 @@ def assert_guarantees(text: str, result, size: int, overlap: int, count, prefix_
         index = bisect_right(block_starts, first.start()) - 1
         if index >= 0 and block_starts[index] == first.start() and (blocks[index].kind == "heading" or index in openers):
             assert carried == "", chunk  # a chunk that opens a section carries no overlap
-        path = paths[index] if index >= 0 else ()
+        # Every section the chunk's text holds (overlap too), and the path they all share.
+        lead = _NONSPACE.search(text, chunk.start)
+        held = [paths[i] if i >= 0 else () for i in range(bisect_right(block_starts, lead.start()) - 1,
+                                                             bisect_left(block_starts, chunk.end))]
+        held = [p for k, p in enumerate(held) if k == 0 or p != held[k - 1]]
+        assert chunk.sections == tuple(held), chunk
+        path = tuple(os.path.commonprefix(held))
         assert chunk.heading_path == path, chunk
         assert chunk.heading == (path[-1] if path else "")
+        if len(held) == 1:
+            assert held[0] == (paths[index] if index >= 0 else ()), chunk  # the path of the new content
+        if apart:
+            # One section's text: headings (and the markup opening them) only before any of it.
+            kinds = ["head" if blocks[i].kind == "heading" or i in openers else "text"
+                     for i in range(max(bisect_right(block_starts, lead.start()) - 1, 0),
+                                    bisect_left(block_starts, chunk.end))]
+            assert "head" not in kinds[kinds.index("text"):] if "text" in kinds else True, chunk
+        lines = chunk.embed_text[: len(chunk.embed_text) - len(chunk.text)]
+        if lines and not lines.startswith("|") and not lines.lstrip().startswith("|"):
+            # The context line names headings the whole chunk is under, and only those.
+            line = lines.split("\n", 1)[0]
+            assert line in {" > ".join(path[i:j]) for j in range(len(path) + 1) for i in range(j)}, chunk
         covered_to = chunk.end
         previous = chunk
     assert text[covered_to:].strip() == "" or (covered_to == 0 and text.strip() == "\ufeff")
@@ -155,11 +175,13 @@ def context_tokens(chunk, count) -> int:
 
 
 def check(text: str, by: str = "headings", size: int = 64, overlap: int = 8, tokenizer="cl100k_base",
-          context: str | None = None):
-    """The guarantees of a split with these settings (``context``: the library's default unless given)."""
+          context: str | None = None, siblings: str | None = None):
+    """The guarantees of a split with these settings (``context``, ``siblings``: the library's default unless given)."""
     options = {} if context is None else {"context": context}
+    if siblings is not None:
+        options["siblings"] = siblings
     result = split(text, by=by, size=size, overlap=overlap, tokenizer=tokenizer, **options)
-    assert_guarantees(text, result, size, overlap, counter_for(tokenizer))
+    assert_guarantees(text, result, size, overlap, counter_for(tokenizer), apart=siblings == "apart")
     return result
 
 
@@ -402,9 +424,9 @@ def test_heading_paths_follow_the_outline():
 
 
 def test_sections_are_packed_whole_when_they_fit():
-    result = check(GUIDE, by="headings", size=2000, overlap=0)
+    result = check(GUIDE, by="headings", size=2000, overlap=0, siblings="pack")
     assert texts(result) == [GUIDE.strip()]
-    result = check(GUIDE, by="headings", size=30, overlap=0)
+    result = check(GUIDE, by="headings", size=30, overlap=0, siblings="pack")
     for chunk in result.chunks:
         # No section is split between chunks unless it is bigger than the target.
         assert chunk.text.startswith("#"), chunk.text
@@ -434,6 +456,103 @@ def test_a_cut_section_is_not_merged_with_the_next_one():
     text = f"# A\n\n{big}\n\n# B\n\nShort."
     result = check(text, by="headings", size=40, overlap=0)
     assert texts(result)[-1] == "# B\n\nShort."
+
+
+SIBLINGS = """# Guide
+
+A short intro.
+
+## Setup
+
+Run setup.
+
+## Install
+
+Run the installer. Then restart.
+
+### Linux
+
+Use the package.
+"""
+
+
+def test_a_chunk_of_several_sections_is_under_the_path_they_share():
+    chunk, = check(SIBLINGS, by="headings", size=512, overlap=0, siblings="pack").chunks
+    assert chunk.sections == (("Guide",), ("Guide", "Setup"), ("Guide", "Install"), ("Guide", "Install", "Linux"))
+    assert chunk.heading_path == ("Guide",) and chunk.heading == "Guide"
+    # Siblings with no heading above them all: under none.
+    chunk, = check("# Setext title\n\nSome words.\n\n# Install\n\nRun it.\n", size=512, overlap=0,
+                   siblings="pack").chunks
+    assert chunk.sections == (("Setext title",), ("Install",))
+    assert (chunk.heading_path, chunk.heading, chunk.embed_text) == ((), "", "")
+
+
+def test_the_context_line_names_only_the_shared_path():
+    setup = " ".join(["The setup step one is here."] * 8)
+    text = f"# Guide\n\n## Setup\n\n{setup}\n\nThen run setup.\n\n## Install\n\nRun the installer.\n"
+    first, packed = check(text, by="paragraphs", size=64, overlap=0, context="headings", siblings="pack").chunks
+    assert packed.text == "Then run setup.\n\n## Install\n\nRun the installer."
+    assert packed.sections == (("Guide", "Setup"), ("Guide", "Install"))
+    # Before: "Guide > Setup", a heading the install text is not under.
+    assert (packed.heading_path, packed.embed_text) == (("Guide",), "Guide\n" + packed.text)
+    # Alone, the end of the setup section is under its own heading.
+    alone = check(text.replace("\n\n## Install\n\nRun the installer.", ""), by="paragraphs", size=64, overlap=0,
+                  context="headings").chunks[1]
+    assert (alone.sections, alone.embed_text) == ((("Guide", "Setup"),), "Guide > Setup\nThen run setup.")
+
+
+def test_a_chunk_of_one_section_is_labelled_as_before():
+    for by in ("headings", "paragraphs", "sentences"):
+        for size in (8, 16, 40):
+            for chunk in check(GUIDE, by=by, size=size, overlap=4).chunks:
+                if len(chunk.sections) == 1:
+                    first = _NONSPACE.search(GUIDE, chunk.content_start).start()
+                    assert chunk.heading_path == Structure.of(GUIDE).path_at(first), chunk
+
+
+def test_a_docx_made_from_markdown_labels_packed_sibling_sections_honestly():
+    from ragchunk import SplitOptions, split_document
+
+    data = (ROOT / "tests" / "data" / "docs" / "guide.docx").read_bytes()
+    packed = SplitOptions(size=128, siblings="pack")
+    first = split_document("guide.docx", data, packed).records()[0]
+    # The document's title and its first section are siblings (both level 1) in one chunk.
+    assert first["text"].startswith("# Field Guide to Chunking\n\nRagchunk Tests\n\n# Getting started\n\n")
+    assert first["sections"] == [["Field Guide to Chunking"], ["Getting started"]]
+    assert first["heading_path"] == [] and first["heading"] == "" and "embed_text" not in first
+    second = split_document("guide.docx", data, packed).records()[1]
+    # A section and its subsection: under the section.
+    assert second["sections"] == [["Getting started", "Installing"], ["Getting started", "Installing", "Configuration file"]]
+    assert second["heading_path"] == ["Getting started", "Installing"]
+
+
+def test_sections_apart_keeps_each_section_to_itself():
+    chunks = check(SIBLINGS, by="headings", size=512, overlap=0, siblings="apart").chunks
+    assert [c.text for c in chunks] == ["# Guide\n\nA short intro.", "## Setup\n\nRun setup.",
+                                        "## Install\n\nRun the installer. Then restart.", "### Linux\n\nUse the package."]
+    assert [c.heading_path for c in chunks] == [("Guide",), ("Guide", "Setup"), ("Guide", "Install"),
+                                                ("Guide", "Install", "Linux")]
+    assert all(len(c.sections) == 1 for c in chunks)
+    # A heading with no text of its own still travels with what follows it.
+    chunk, = check("# Guide\n\n## Setup\n\nRun setup.\n", size=512, overlap=0, siblings="apart").chunks
+    assert chunk.sections == (("Guide",), ("Guide", "Setup")) and chunk.heading_path == ("Guide",)
+
+
+@pytest.mark.parametrize("by", ["headings", "paragraphs", "sentences"])
+def test_sections_apart_on_real_documents(by):
+    for doc in ("ws-README.md", "tiktoken-js-README.md"):
+        text = (ROOT / "tests" / "data" / "md" / doc).read_text(encoding="utf-8")
+        for size, overlap in ((64, 8), (256, 32)):
+            packed = check(text, by=by, size=size, overlap=overlap, siblings="pack")
+            apart = check(text, by=by, size=size, overlap=overlap, siblings="apart")
+            assert len(apart.chunks) >= len(packed.chunks)
+            if by == "headings" and size == 256:
+                assert any(len(c.sections) > 1 for c in packed.chunks)
+
+
+def test_siblings_is_checked():
+    with pytest.raises(RagchunkError, match=r"siblings \(together\) is not known: choose one of pack, apart"):
+        split("Text.", siblings="together")
 
 
 def test_hash_inside_a_code_block_is_not_a_heading():
@@ -617,7 +736,7 @@ def test_no_overlap_when_zero():
 
 
 def test_overlap_is_reported_real():
-    result = check(GUIDE * 3, by="sentences", size=20, overlap=7)
+    result = check(GUIDE * 3, by="sentences", size=20, overlap=7, siblings="pack")
     assert any(0 < c.overlap_tokens < 7 for c in result.chunks)
     assert all(c.overlap_tokens <= 7 for c in result.chunks)
 
@@ -840,7 +959,7 @@ def test_cli_split_from_stdin_to_a_file_with_stats(capsys, tmp_path):
     assert target.read_bytes().decode("utf-8") == to_jsonl(split(GUIDE, size=1024, overlap=0,
                                                                   tokenizer=CharEstimate(3.5)), Document("-", GUIDE))
     assert json.loads(target.read_text(encoding="utf-8").splitlines()[0])["tokenizer"] == "chars/3.5"
-    assert err.startswith("chunks          1 (tokens by chars/3.5)\n")
+    assert err.startswith("chunks          5 (tokens by chars/3.5)\n")  # each section apart
     assert "overlap         0 tokens (0.0 % of the total)" in err
 
 

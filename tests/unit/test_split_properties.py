@@ -47,6 +47,14 @@ def test_guarantees_with_exact_tokenizers(text, by, sizes, encoding):
 
 
 @SETTINGS
+@given(any_text, BY, chunking(4), st.sampled_from(["pack", "apart"]))
+def test_guarantees_with_sibling_sections_packed_or_apart(text, by, sizes, siblings):
+    size, overlap = sizes
+    result = split(text, by=by, size=size, overlap=overlap, siblings=siblings)
+    assert_guarantees(text, result, size, overlap, counter_for("cl100k_base"), apart=siblings == "apart")
+
+
+@SETTINGS
 @given(any_text, BY, chunking(1), st.sampled_from([1, 1.5, 2.5, 4, 7]))
 def test_guarantees_with_the_character_estimate(text, by, sizes, ratio):
     size, overlap = sizes

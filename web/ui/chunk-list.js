@@ -123,6 +123,7 @@ export class ChunkList {
       index: i, id: page.id[k], start: page.start[k], end: page.end[k], content_start: page.content_start[k],
       tokens: page.tokens[k], overlap_tokens: page.overlap_tokens[k], embedded_tokens: page.embedded_tokens[k],
       heading_path: page.paths[page.path[k]],
+      sections: (page.sections?.[k] ?? []).map((p) => page.paths[p]),
       source: this.#view.named ? part.source : "",
       overlap_text: page.texts.slice(from, head), new_text: page.texts.slice(head, page.offsets[k + 1]),
     };
@@ -184,12 +185,15 @@ export class ChunkList {
     meta.className = "meta";
     meta.id = `chunk-meta-${chunk.index}`;
     const where = (chunk.source ? ` · ${chunk.source}` : "") + (chunk.heading_path.length ? ` · ${chunk.heading_path.join(" › ")}` : "");
+    // A chunk of several sections names each: its heading path is only what they share.
+    const sections = chunk.sections.length > 1 ? msg("split.meta_sections", { n: chunk.sections.length,
+      list: chunk.sections.map((path) => path.slice(chunk.heading_path.length).join(" › ") || "—").join("; ") }) : "";
     const numbers = { n: chunk.id + 1, tokens: quantity("tokens", chunk.tokens), overlap: chunk.overlap_tokens };
     // What is embedded with the context line (the statistics count that) when it is more than the text.
     const embedded = chunk.embedded_tokens !== chunk.tokens
       ? msg("split.meta_embedded", { tokens: quantity("tokens", chunk.embedded_tokens) }) : "";
-    show(meta, "{text}{embedded}{where}", { text: msg(chunk.overlap_tokens ? "split.meta_overlap" : "split.meta", numbers),
-      embedded, where });
+    show(meta, "{text}{embedded}{where}{sections}", { text: msg(chunk.overlap_tokens ? "split.meta_overlap" : "split.meta", numbers),
+      embedded, where, sections });
     const body = document.createElement("pre");
     body.className = "window-text";
     const head = chunk.content_start - chunk.start;

@@ -36,6 +36,7 @@ from ..llms.context import planner_spec
 from ..models import get_model, model_catalog, model_figures
 from ..options import SplitOptions, read_split_form
 from ..options.fields import FormErrors, read_calc_form
+from ..packing.packer import DEFAULT_SIBLINGS
 from ..packing.sizing import TokenSizer
 from ..packing.stats import compute_stats
 from ..packing.windowing import Window, windows_of
@@ -91,6 +92,7 @@ def form_spec() -> dict[str, object]:
             "chars_per_token": settings.DEFAULT_CHARS_PER_TOKEN,
             "encoding": settings.DEFAULT_ENCODING,
             "preview": settings.DEFAULT_PREVIEW_WINDOWS,
+            "siblings": DEFAULT_SIBLINGS,
         },
         "limits": {
             "doc_tokens": settings.MAX_DOC_TOKENS,
@@ -280,7 +282,7 @@ class Workspace:
     def _split(self, payload: dict, document: object) -> Steps:
         doc = self._doc(payload)
         form = {key: payload[key] for key in ("by", "chunk_size", "overlap", "encoding", "chars_per_token", "model",
-                                              "prefix", "context") if key in payload}
+                                              "prefix", "context", "siblings") if key in payload}
         options = read_split_form({key: str(value) for key, value in form.items()},
                                   decimal_comma=payload.get("decimal_comma") is True)
         prepared = yield from self._prepared(doc, options)
@@ -300,6 +302,7 @@ class Workspace:
             "model": result.model,
             "prefix": options.prefix,
             "context": options.context,
+            "siblings": options.siblings,
             "by": result.by,
             "size": result.size,
             "overlap": result.overlap,
@@ -380,7 +383,7 @@ class Workspace:
         docs = [self._doc({"doc": doc_id}) for doc_id in payload.get("docs") or [""]]
         questions = read_questions(payload["questions"], str(payload.get("questions_name") or "Questions"))
         retrievers = payload.get("retrievers") or ["bm25"]
-        options: dict[str, Any] = {key: payload[key] for key in ("by", "context", "k") if key in payload}
+        options: dict[str, Any] = {key: payload[key] for key in ("by", "context", "siblings", "k") if key in payload}
         if "sizes" in payload:  # as the CLI's --size reads each
             options["sizes"] = [check_whole("chunk_size", settings.LABELS["chunk_size"], size, MIN_SIZE, MAX_SIZE)
                                 for size in payload["sizes"]]

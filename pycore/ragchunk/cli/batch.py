@@ -132,7 +132,7 @@ def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
 
 def run_split(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     form = _sized_form(args, {"by": args.by, "chunk_size": _size_or_default(args), "overlap": args.overlap,
-                              "prefix": str(args.prefix), "context": args.context})
+                              "prefix": str(args.prefix), "context": args.context, "siblings": args.siblings})
     errors = ErrorCollector()
     jobs = usable_cpus() if args.jobs is None else errors.attempt(read_count, "jobs", args.jobs, 1, 1024, "processes")
     price = errors.attempt(read_price, args.price) if args.price.strip() else None

@@ -18,6 +18,7 @@ from typing import TextIO
 from ..errors import RagchunkError
 from ..evaluate import DEFAULT_K, MAX_K, Evaluation, evaluate_steps, read_questions
 from ..evaluate.grid import MAX_SIZE, MIN_SIZE
+from ..evaluate.recommend import label as setting_label
 from ..options.fields import ErrorCollector, read_count, read_price
 from ..tokenizers import check_tokenizer
 from .batch import _exit_code, read_texts
@@ -100,8 +101,7 @@ def print_table(result: Evaluation, out: TextIO) -> None:
         print(f"{'setting':<26}{'recall %':>9}{'interval':>14}{'IoU %':>7}{'prec. %':>8}{'Ω %':>6}{'hit %':>7}"
               f"{'MRR':>6}{'read':>8}{'chunks':>8}{'to embed':>10}", file=out)
         for row in (r for r in data["results"] if r["retriever"] == retriever):
-            label = f"{row['by']} {row['size']}/{row['overlap']}" + (
-                " (no context)" if row["by"] != "fixed" and row["context"] == "none" else "")
+            label = setting_label(row)
             interval = "-" if row["recall_interval"] is None else (
                 f"{row['recall_interval'][0] * 100:.1f}–{row['recall_interval'][1] * 100:.1f}")
             mrr = "-" if row["mrr"] is None else f"{row['mrr']:.2f}"
@@ -166,7 +166,8 @@ def run_evaluate(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     progress = StageProgress(args.progress or sys.stderr.isatty())
     steps = evaluate_steps(texts, questions, by=_listed(args.by), sizes=[s for s in sizes if s is not None],
                            overlap=overlap, context=args.context, retrievers=_listed(args.retriever), k=k or DEFAULT_K,
-                           tokenizer=args.encoding or "cl100k_base", model=args.model or None, price=price)
+                           tokenizer=args.encoding or "cl100k_base", model=args.model or None, price=price,
+                           siblings=args.siblings)
     try:
         while True:
             progress(*next(steps))

@@ -52,6 +52,7 @@ FLAGS = {
     "model": "--model",
     "prefix": "--prefix",
     "context": "--context",
+    "siblings": "--siblings",
     "max_chars": "--max-chars",
 }
 # calc and preview size by --size, or by --model's limit when it is empty (split and compare

@@ -11,6 +11,7 @@ from typing import NoReturn
 from ..evaluate import BY_EVALUATED, DEFAULT_K, RETRIEVERS
 from ..llms import DEFAULT_ANSWER_TOKENS, DEFAULT_LLM, LLMS
 from ..packing.context import DEFAULT_CONTEXT
+from ..packing.packer import DEFAULT_SIBLINGS
 from ..settings import (
     DEFAULT_CHARS_PER_TOKEN,
     DEFAULT_CHUNK_SIZE,
@@ -133,6 +134,10 @@ def build_parser() -> Parser:
     cut.add_argument("--context", metavar="C", default=DEFAULT_CONTEXT,
                      help="headings (the default): give each chunk an embed_text, its heading path then its text,"
                           " counted in --size; none: embed the chunk as it is")
+    cut.add_argument("--siblings", metavar="S", default=DEFAULT_SIBLINGS,
+                     help="pack (the default): small sections share a chunk while they fit (its heading_path is"
+                          " the path they share, its sections each one's); apart: each section's text goes to chunks"
+                          " of its own")
     cut.add_argument("--prefix", action="store_true", help=PREFIX_HELP)
     cut.add_argument("-o", metavar="OUT", dest="output", help="write the JSONL here instead of standard output")
     cut.add_argument("--format", choices=["jsonl", "parquet"], default=None,
@@ -155,6 +160,8 @@ def build_parser() -> Parser:
     sub.add_argument("--size", metavar="S", default="128,256,512", help="sizes, comma-separated (default %(default)s)")
     sub.add_argument("--overlap", metavar="O", default="", help="overlap in tokens (default an eighth of each size)")
     sub.add_argument("--context", metavar="C", default=DEFAULT_CONTEXT, help="headings (the default) or none, as split")
+    sub.add_argument("--siblings", metavar="S", default=DEFAULT_SIBLINGS,
+                     help="pack (the default) or apart, as split: whether small sections share a chunk")
     sub.add_argument("--retriever", metavar="R", default="bm25",
                      help=f"comma-separated: {', '.join(RETRIEVERS)} (default %(default)s; minilm and hybrid need"
                           " pip install \"ragchunk[evaluate]\")")

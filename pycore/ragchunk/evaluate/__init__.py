@@ -29,6 +29,7 @@ from typing import Any
 
 from ..errors import RagchunkError
 from ..packing.context import DEFAULT_CONTEXT
+from ..packing.packer import DEFAULT_SIBLINGS
 from ..settings import DEFAULT_ENCODING, LABELS
 from ..settings.checks import check_whole
 from ..steps import drive
@@ -162,7 +163,7 @@ def _row(setting: Setting, retriever: str, k: int, chunks: list[IndexedChunk], l
             omegas.append(precision_omega(index, item.spans))
     embed_tokens = sum(chunk.embed_tokens for chunk in chunks)
     row: dict[str, Any] = {"by": setting.by, "size": setting.size, "overlap": setting.overlap,
-                           "context": setting.context, "retriever": retriever, "k": k}
+                           "context": setting.context, "siblings": setting.siblings, "retriever": retriever, "k": k}
     if scored:
         recalls = [s.recall for s in scored]
         row |= {"recall": statistics.fmean(recalls), "precision": statistics.fmean(s.precision for s in scored),
@@ -186,7 +187,7 @@ def evaluate_steps(documents: Sequence[tuple[str, str]] | Mapping[str, str],
                    by: Iterable[str] | None = None, sizes: Iterable[int] | None = None, overlap: int | None = None,
                    context: str = DEFAULT_CONTEXT, retrievers: Iterable[str] = ("bm25",), k: int = DEFAULT_K,
                    tokenizer: str = DEFAULT_ENCODING, model: str | None = None, price: float | None = None,
-                   embedder: Callable[..., list[Any]] | None = None
+                   embedder: Callable[..., list[Any]] | None = None, siblings: str = DEFAULT_SIBLINGS
                    ) -> Generator[tuple, Any, Evaluation]:
     """:func:`evaluate` as steps ``(stage, done, total)`` (see :mod:`ragchunk.steps`)."""
     if isinstance(documents, Mapping):
@@ -201,12 +202,12 @@ def evaluate_steps(documents: Sequence[tuple[str, str]] | Mapping[str, str],
     k = check_whole("k", LABELS["k"], k, 1, MAX_K, unit="chunks")
     if settings is None:
         settings = grid(by=BY_EVALUATED if by is None else by, sizes=DEFAULT_SIZES if sizes is None else sizes,
-                        overlap=overlap, context=context)
+                        overlap=overlap, context=context, siblings=siblings)
     elif by is not None or sizes is not None or overlap is not None:
         raise RagchunkError("settings", "give settings, or by, sizes and overlap as a grid, not both",
                             "settings_and_grid", {})
     else:
-        settings = listed(settings, context=context)
+        settings = listed(settings, context=context, siblings=siblings)
     if not questions:
         raise RagchunkError("questions", "there are no questions: give at least one", "no_questions", {})
     yield ("locating answers", 0, len(questions))

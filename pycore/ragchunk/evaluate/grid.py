@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import RagchunkError
+from ..options import check_siblings
 from ..packing.context import DEFAULT_CONTEXT
+from ..packing.packer import DEFAULT_SIBLINGS
 from ..packing.windowing import windows
 from ..settings import DEFAULT_OVERLAP_SHARE, LABELS
 from ..settings.checks import check_whole, overlap_not_smaller
@@ -34,17 +36,27 @@ MAX_SETTINGS = 48
 @dataclass(frozen=True, slots=True)
 class Setting:
     """One way of chunking: ``by`` (``fixed`` or a level of :func:`ragchunk.split`), ``size``,
-    ``overlap`` and ``context`` (``none`` for fixed windows, which have no headings)."""
+    ``overlap``, ``context`` (``none`` for fixed windows, which have no headings) and
+    ``siblings`` (whether small sections share a chunk: ``pack``, or ``apart``)."""
 
     by: str
     size: int
     overlap: int
     context: str
+    siblings: str = DEFAULT_SIBLINGS
 
     @property
     def label(self) -> str:
-        """``by size/overlap``, and ``(no context)`` for a structural setting without its heading line."""
-        suffix = " (no context)" if self.by != "fixed" and self.context == "none" else ""
+        """``by size/overlap``, then ``(no context)`` for a structural setting without its heading
+        line and ``(sections packed)`` or ``(sections apart)`` when it is not the default's.
+
+        >>> Setting("headings", 256, 32, "none", "pack").label
+        'headings 256/32 (no context) (sections packed)'
+        """
+        structural = self.by != "fixed"
+        suffix = " (no context)" if structural and self.context == "none" else ""
+        if structural and self.siblings != DEFAULT_SIBLINGS:
+            suffix += " (sections packed)" if self.siblings == "pack" else " (sections apart)"
         return f"{self.by} {self.size}/{self.overlap}{suffix}"
 
 
@@ -62,7 +74,7 @@ class IndexedChunk:
 
 
 def grid(*, by: Iterable[str] = BY_EVALUATED, sizes: Iterable[int] = DEFAULT_SIZES, overlap: int | None = None,
-         context: str = DEFAULT_CONTEXT) -> list[Setting]:
+         context: str = DEFAULT_CONTEXT, siblings: str = DEFAULT_SIBLINGS) -> list[Setting]:
     """Every setting of ``by`` × ``sizes``; ``overlap`` None is an eighth of each size.
 
     Raises :class:`RagchunkError` naming ``by`` or ``size`` for a value split does not know,
@@ -74,11 +86,13 @@ def grid(*, by: Iterable[str] = BY_EVALUATED, sizes: Iterable[int] = DEFAULT_SIZ
         value, choices = ", ".join(unknown), ", ".join(BY_EVALUATED)
         raise RagchunkError("by", f"boundary ({value}) is not known: choose one of {choices}", "unknown_by",
                             {"value": value, "choices": choices})
+    check_siblings(siblings)
     sizes = list(dict.fromkeys(sizes))
     if not sizes:
         raise RagchunkError("chunk_size", "chunk size is empty: enter a number", "empty", {"label": "chunk size"})
     settings = [Setting(way, size, size // DEFAULT_OVERLAP_SHARE if overlap is None else overlap,
-                        "none" if way == "fixed" else context) for way in ways for size in sizes]
+                        "none" if way == "fixed" else context, DEFAULT_SIBLINGS if way == "fixed" else siblings)
+                for way in ways for size in sizes]
     if len(settings) > MAX_SETTINGS:
         raise RagchunkError("settings", f"{len(settings)} settings are more than {MAX_SETTINGS}: give fewer"
                             " ways of cutting or sizes", "too_many_settings",
@@ -87,7 +101,7 @@ def grid(*, by: Iterable[str] = BY_EVALUATED, sizes: Iterable[int] = DEFAULT_SIZ
 
 
 def listed(settings: Iterable[Setting | str | tuple | Mapping[str, Any]], *,
-           context: str = DEFAULT_CONTEXT) -> list[Setting]:
+           context: str = DEFAULT_CONTEXT, siblings: str = DEFAULT_SIBLINGS) -> list[Setting]:
     """Settings given one by one instead of as a grid: :class:`Setting` objects, strings as
     their labels read (``"headings 512/64"``; ``"headings 512"`` overlaps an eighth),
     ``(by, size)`` or ``(by, size, overlap)`` tuples, or mappings with those keys (and
@@ -100,18 +114,21 @@ def listed(settings: Iterable[Setting | str | tuple | Mapping[str, Any]], *,
     an unknown way, ``chunk_size`` or ``overlap`` for a number out of range, and
     ``settings`` for none or more than :data:`MAX_SETTINGS`.
     """
+    check_siblings(siblings)
     if isinstance(settings, str | Setting):
         settings = [settings]
     out: list[Setting] = []
     for number, item in enumerate(settings, 1):
+        way_siblings = siblings
         if isinstance(item, Setting):
-            by, size, overlap, way_context = item.by, item.size, item.overlap, item.context
+            by, size, overlap, way_context, way_siblings = item.by, item.size, item.overlap, item.context, item.siblings
         elif isinstance(item, str):
             by, size, overlap = _label(item, number)
             way_context = context
         elif isinstance(item, Mapping):
             by, size, overlap = item.get("by"), item.get("size"), item.get("overlap")
             way_context = item.get("context", context)
+            way_siblings = check_siblings(item.get("siblings", siblings))
         elif isinstance(item, tuple) and len(item) in (2, 3):
             by, size, overlap = (*item, None) if len(item) == 2 else item
             way_context = context
@@ -126,7 +143,8 @@ def listed(settings: Iterable[Setting | str | tuple | Mapping[str, Any]], *,
             "overlap", LABELS["overlap"], overlap, 0, MAX_SIZE - 1)
         if overlap >= size:
             raise overlap_not_smaller(overlap, size)
-        setting = Setting(by, size, overlap, "none" if by == "fixed" else way_context)
+        setting = Setting(by, size, overlap, "none" if by == "fixed" else way_context,
+                          DEFAULT_SIBLINGS if by == "fixed" else way_siblings)
         if setting not in out:
             out.append(setting)
     if not out:
@@ -172,7 +190,7 @@ def chunks_of(setting: Setting, documents: Sequence[tuple[str, str]], tokenizer:
                 out.append(IndexedChunk(source, window.start, window.end, window.text, window.tokens, window.tokens))
             continue
         result = split(text, by=setting.by, size=setting.size, overlap=setting.overlap, context=setting.context,
-                       tokenizer=None if model else tokenizer, model=model)
+                       siblings=setting.siblings, tokenizer=None if model else tokenizer, model=model)
         for chunk in result.chunks:
             indexed = chunk.embed_text or chunk.text
             out.append(IndexedChunk(source, chunk.start, chunk.end, indexed, chunk.tokens,

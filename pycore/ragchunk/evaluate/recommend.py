@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..packing.packer import DEFAULT_SIBLINGS
 from .grid import Setting
 
 __all__ = ["label", "recommend"]
@@ -30,7 +31,8 @@ __all__ = ["label", "recommend"]
 
 def label(row: dict[str, Any]) -> str:
     """The setting of a result row, as :attr:`.grid.Setting.label` names it."""
-    return Setting(row["by"], row["size"], row["overlap"], row["context"]).label
+    return Setting(row["by"], row["size"], row["overlap"], row["context"],
+                   row.get("siblings", DEFAULT_SIBLINGS)).label
 
 
 def _overlap(a: list[float], b: list[float]) -> bool:

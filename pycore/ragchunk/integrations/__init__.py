@@ -29,9 +29,10 @@ from ..errors import RagchunkError
 
 __all__ = ["OPTIONAL_METADATA", "lazy_class", "require"]
 
-#: Record fields a chunk has with some settings only (model=, context=): the LangChain and
-#: LlamaIndex adapters keep them in a chunk's metadata when present.
-OPTIONAL_METADATA = ("model", "embed_text", "embed_tokens")
+#: Record fields a chunk has with some settings or some chunks only (model=, context=, a chunk
+#: that holds several sections): the LangChain and LlamaIndex adapters keep them in a chunk's
+#: metadata when present.
+OPTIONAL_METADATA = ("model", "embed_text", "embed_tokens", "sections")
 
 
 def require(module: str, extra: str) -> ModuleType:

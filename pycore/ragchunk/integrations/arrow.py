@@ -50,7 +50,8 @@ def schema() -> Any:
     list<item: string> int64 error
     """
     pa = _pyarrow()
-    types = {"string": pa.string(), "integer": pa.int64(), "list<string>": pa.list_(pa.string())}
+    types = {"string": pa.string(), "integer": pa.int64(), "list<string>": pa.list_(pa.string()),
+             "list<list<string>>": pa.list_(pa.list_(pa.string()))}
     return pa.schema([pa.field(f.name, types[f.type], nullable=True) for f in COLUMNS])
 
 

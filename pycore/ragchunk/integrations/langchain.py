@@ -20,7 +20,8 @@ Each chunk's metadata is the document's own metadata, then ``heading``, ``headin
 ``start_index`` (code-point offset of the chunk in the document's text, as Python slices),
 ``tokens`` and ``overlap_tokens`` (the exact counts of the chunk and of the overlap it
 repeats from the previous chunk), and with ``model=`` / ``context="headings"`` the
-record's ``model``, ``embed_text`` and ``embed_tokens`` (embed ``embed_text`` then). The
+record's ``model``, ``embed_text`` and ``embed_tokens`` (embed ``embed_text`` then), and
+``sections`` (the heading path of each section) for a chunk that holds several. The
 page content is the chunk's text, a verbatim slice; ``ragchunk.results.records.langchain_json``
 writes records of the CLI or the page as LangChain documents.
 
@@ -48,7 +49,7 @@ CHUNK_METADATA = ("heading", "heading_path", "start_index", "tokens", "overlap_t
 
 def chunk_metadata(record: dict[str, Any]) -> dict[str, Any]:
     """The LangChain metadata a chunk adds to its document's: :data:`CHUNK_METADATA` from its record,
-    then its ``model``, ``embed_text`` and ``embed_tokens`` when it has them.
+    then its ``model``, ``embed_text``, ``embed_tokens`` and ``sections`` when it has them.
 
     >>> from ragchunk import split
     >>> from ragchunk.results.records import records

@@ -21,7 +21,8 @@ Every node has ``start_char_idx`` / ``end_char_idx`` (code-point offsets into th
 node's text: ``text[start_char_idx:end_char_idx]`` is the node's text, also where the
 same words occur twice), the metadata ``heading``, ``heading_path``, ``tokens`` and
 ``overlap_tokens`` on top of its document's (with ``model=`` / ``context="headings"``
-also ``model``, ``embed_text`` and ``embed_tokens``), and PREVIOUS / NEXT relationships between
+also ``model``, ``embed_text`` and ``embed_tokens``; ``sections`` for a chunk that holds
+several), and PREVIOUS / NEXT relationships between
 consecutive chunks of one document. These keys are left out of what LlamaIndex
 embeds and shows an LLM: ``tokens`` counts the chunk's text alone, and the chunk stays
 within ``chunk_size`` only as long as nothing is added to it (the document's own metadata

@@ -42,7 +42,9 @@ def spark_schema() -> Any:
     """
     types = require("pyspark.sql.types", "spark")
     kinds = {"string": types.StringType(), "integer": types.LongType(),
-             "list<string>": types.ArrayType(types.StringType(), containsNull=True)}
+             "list<string>": types.ArrayType(types.StringType(), containsNull=True),
+             "list<list<string>>": types.ArrayType(types.ArrayType(types.StringType(), containsNull=True),
+                                                   containsNull=True)}
     return types.StructType([types.StructField(f.name, kinds[f.type], nullable=True) for f in COLUMNS])
 
 

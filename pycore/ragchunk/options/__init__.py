@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import RagchunkError
 from ..models import Model, get_model
 from ..packing.context import CONTEXT_CHOICES, DEFAULT_CONTEXT
+from ..packing.packer import DEFAULT_SIBLINGS, SIBLINGS_CHOICES
 from ..packing.sizing import Sizing, sizing_for
 from ..settings import DEFAULT_CHUNK_SIZE, DEFAULT_ENCODING, DEFAULT_OVERLAP_SHARE, MAX_CHUNK_SIZE
 from ..settings.checks import check_chunking
@@ -20,7 +21,7 @@ from ..text.structure import BY_CHOICES
 from ..tokenizers import CharEstimate, check_tokenizer
 from .fields import ErrorCollector, FormErrors, read_count, read_ratio, shown
 
-__all__ = ["SplitOptions", "check_model_size", "read_split_form", "unknown_by"]
+__all__ = ["SplitOptions", "check_model_size", "check_siblings", "read_split_form", "unknown_by"]
 
 
 def unknown_by(value: str) -> RagchunkError:
@@ -48,7 +49,9 @@ class SplitOptions:
     default the ``model``'s tokenizer, else :data:`DEFAULT_ENCODING`. With a ``model``
     (see :mod:`ragchunk.models`) the size may not exceed what it reads whole — its limit
     less its special tokens, and less its document prefix when ``prefix`` — and defaults
-    to that; without one it defaults to :data:`DEFAULT_CHUNK_SIZE`. ``overlap`` defaults to
+    to that; without one it defaults to :data:`DEFAULT_CHUNK_SIZE`. ``siblings`` is ``"pack"``
+    (small sections share a chunk while they fit) or ``"apart"`` (each section's text goes to
+    chunks of its own; see :mod:`ragchunk.packing.packer`). ``overlap`` defaults to
     an eighth of the size (:data:`DEFAULT_OVERLAP_SHARE`), so a chunk repeats the same share
     of its neighbour at every size. ``sizing`` is the tokenizer choice resolved. Raises
     :class:`RagchunkError` naming the field.
@@ -73,11 +76,13 @@ class SplitOptions:
     model: str | None = None
     prefix: bool = False
     context: str = DEFAULT_CONTEXT
+    siblings: str = DEFAULT_SIBLINGS
     sizing: Sizing = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         check_by(self.by)
         check_context(self.context)
+        check_siblings(self.siblings)
         model = get_model(self.model) if self.model is not None else None
         tokenizer = self.tokenizer
         if model is not None:
@@ -113,7 +118,7 @@ class SplitOptions:
     def __reduce__(self):
         # Sent to worker processes as the settings that made it; the sizer is resolved there.
         return (SplitOptions, (self.by, self.size, self.overlap, self.tokenizer, self.model, self.prefix,
-                               self.context))
+                               self.context, self.siblings))
 
     @property
     def sizer_name(self) -> str:
@@ -128,6 +133,23 @@ def check_context(context: object) -> str:
         raise RagchunkError("context", f"context ({shown(str(context))}) is not known: choose one of {choices}",
                             "unknown_context", {"value": shown(str(context)), "choices": choices})
     return str(context)
+
+
+def check_siblings(siblings: object) -> str:
+    """Validate what a chunk does with small sibling sections (``pack`` or ``apart``).
+
+    >>> check_siblings("apart")
+    'apart'
+    >>> check_siblings("merge")
+    Traceback (most recent call last):
+    ...
+    ragchunk.errors.RagchunkError: siblings (merge) is not known: choose one of pack, apart
+    """
+    if siblings not in SIBLINGS_CHOICES:
+        choices = ", ".join(SIBLINGS_CHOICES)
+        raise RagchunkError("siblings", f"siblings ({shown(str(siblings))}) is not known: choose one of {choices}",
+                            "unknown_siblings", {"value": shown(str(siblings)), "choices": choices})
+    return str(siblings)
 
 
 def check_model_size(model: Model, size: int, prefix: bool = False) -> int:
@@ -188,6 +210,7 @@ def read_split_form(form: dict[str, str], *, decimal_comma: bool = False) -> Spl
     overlap = None if not raw_overlap.strip() else attempt(
         read_count, "overlap", raw_overlap, 0, MAX_CHUNK_SIZE - 1, "tokens", decimal_comma)
     context = attempt(check_context, str(form.get("context") or DEFAULT_CONTEXT))
+    siblings = attempt(check_siblings, str(form.get("siblings") or DEFAULT_SIBLINGS))
     tokenizer: Any = None
     if model is not None:
         pass
@@ -201,6 +224,7 @@ def read_split_form(form: dict[str, str], *, decimal_comma: bool = False) -> Spl
     if errors:
         raise FormErrors(errors)
     try:
-        return SplitOptions(by, size, overlap, tokenizer, None if model is None else model.id, prefix, context)
+        return SplitOptions(by, size, overlap, tokenizer, None if model is None else model.id, prefix, context,
+                            siblings)
     except RagchunkError as err:
         raise FormErrors([err]) from None

@@ -4,8 +4,10 @@ A chunk's text stays the verbatim slice of its document; its *embedding text* ad
 lines before it, what a reader of the chunk alone would miss:
 
 - with ``context="headings"``, its heading path as one line (``Guide > Install > Linux``;
-  a chunk that opens with a heading gets the path above that heading); a path too long
-  for a quarter of the size is shortened from the outside in;
+  a chunk that opens with a heading gets the path above that heading); a chunk whose text
+  holds several sections (small sections packed together) gets the path they all share,
+  so the line never names a heading part of the text is not under; a path too long for a
+  quarter of the size is shortened from the outside in;
 - the header row (and delimiter row) of a table when the chunk is a piece of a table cut
   between rows after its first piece, since such a piece reads as bare cells: a table
   inside a list item or a block quote too (its header lines without the quote marks or
@@ -25,7 +27,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 
-from ..text.structure import Structure
+from ..text.structure import Structure, shared_path
 
 __all__ = ["CONTEXT_CHOICES", "DEFAULT_CONTEXT", "Context"]
 
@@ -59,6 +61,7 @@ class Context:
         self._cost: dict[str, int] = {}
         self._lines: dict[tuple[str, ...], str] = {}
         self._heading_lines: dict[int, str] = {}
+        self._line_paths: dict[int, tuple[str, ...]] = {}  # the path each of _heading_lines names
         self._budgets: dict[int, int] = {}  # budget() by the key of _heading_line, without tables
         # The packer's last check and the record of a chunk ask for the same embedding text.
         self._last_embed: tuple[tuple[int, int, int, int], tuple[str, int]] | None = None
@@ -69,11 +72,18 @@ class Context:
         has_paths = headings and any(structure.paths)
         self._none = not has_paths and not structure.tables
 
-    def prefix(self, pos: int) -> str:
-        """The lines before the chunk whose new content starts at ``pos`` ("" when none), ending in a line break."""
+    def prefix(self, pos: int, start: int = -1, end: int = -1) -> str:
+        """The lines before the chunk whose new content starts at ``pos`` ("" when none), ending in a line break.
+
+        With the chunk's span ``text[start:end]``, the heading line names only the path
+        every section of that span shares; without it (a budget asked before the chunk's
+        end is known) the line of the path at ``pos``, which is never shorter.
+        """
         if self._none:
             return ""
         line = self._heading_line(pos) if self.headings else ""
+        if line and start >= 0:
+            line = self._shared_line(pos, start, end, line)
         header = self._table_header(pos) if self._table_starts else ""
         if header:
             with_header = line + header + "\n"
@@ -97,7 +107,21 @@ class Context:
                     path = path[:-1]  # the chunk opens with its own heading: the line names what is above it
             line = self._path_line(path)
             found = self._heading_lines[key] = line + "\n" if line else ""
+            self._line_paths[key] = path
         return found
+
+    def _shared_line(self, pos: int, start: int, end: int, line: str) -> str:
+        """The heading line of a chunk ``text[start:end]`` whose new content starts at ``pos``
+        (``line``: the line at ``pos``): the path shared by it and every section the text holds."""
+        structure = self.structure
+        sections = structure.sections_in(_first_nonspace(self.text, start, end), end)
+        if len(sections) == 1:
+            return line
+        index = bisect_right(structure.block_starts, pos) - 1
+        key = 2 * index + (index >= 0 and structure.block_starts[index] == pos)
+        path = shared_path((self._line_paths[key], *sections))
+        shared = self._path_line(path)
+        return shared + "\n" if shared else ""
 
     def cost(self, prefix: str) -> int:
         """The tokens ``prefix`` adds (remembered: chunks share their prefixes)."""
@@ -139,7 +163,7 @@ class Context:
 
     def _embed(self, content_start: int, start: int, end: int, tokens: int) -> tuple[str, int]:
         first = _first_nonspace(self.text, content_start, end)
-        prefix = self.prefix(first)
+        prefix = self.prefix(first, start, end)
         if not prefix:
             return "", 0
         embedded = prefix + self.text[start:end]

@@ -23,11 +23,12 @@ opens it; a heading further inside names just the text after it.
 [('fixed', 2), ('headings', 3), ('paragraphs', 3), ('sentences', 3)]
 
 A chunk that does not open with its own heading is embedded after its heading path, which
-counts in its size (the default context); without that line:
+counts in its size (the default context). Without that line the sections still go to chunks
+of their own (the default, siblings="apart"):
 
 >>> [row.chunks for row in compare([("a.md", "# A\\n\\nOne sentence here. Another one.\\n\\n## B\\n\\nMore.")], size=8, overlap=0,
 ...                                 context="none")]
-[2, 2, 2, 2]
+[2, 3, 3, 3]
 """
 
 from __future__ import annotations

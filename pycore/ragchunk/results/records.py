@@ -41,8 +41,10 @@ FIELDS: tuple[Field, ...] = (
     Field("source", "string", False, "the document: its path relative to the folder given, with / separators"),
     Field("id", "integer", True, "the chunk's index in its document, from 0"),
     Field("text", "string", True, "the chunk: a verbatim slice of the document's text, text[start:end]"),
-    Field("heading", "string", True, "the nearest heading above the chunk's new content (\"\" when none)"),
-    Field("heading_path", "list<string>", True, "the titles of all headings in force there, outermost first"),
+    Field("heading", "string", True, "the innermost heading the whole chunk is under: the last of heading_path"
+          " (\"\" when none)"),
+    Field("heading_path", "list<string>", True, "the titles of the headings the whole chunk is under, outermost"
+          " first: the path its sections share"),
     Field("tokens", "integer", True, "the exact token count of text"),
     Field("start", "integer", True, "code-point offset of the chunk in the document's text"),
     Field("end", "integer", True, "code-point offset just after the chunk"),
@@ -56,6 +58,8 @@ FIELDS: tuple[Field, ...] = (
     Field("anchor", "string", False, "the element id of the nearest heading in the source (HTML, EPUB)"),
     Field("embed_text", "string", False, "the text to embed: context lines, then the chunk"),
     Field("embed_tokens", "integer", False, "the exact token count of embed_text"),
+    Field("sections", "list<list<string>>", False, "the heading path of every section the chunk holds, in order,"
+          " when it holds more than one (small sections packed together); heading_path is what they share"),
 )
 FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in FIELDS)
 
@@ -127,6 +131,8 @@ def chunk_record(chunk: Chunk, tokenizer: str, document: Document | None = None,
         if document.anchors:
             record["anchor"] = Extracted(document.text, document.kind, anchors=document.anchors).anchor_at(
                 chunk.content_start)
+    if len(chunk.sections) > 1:
+        record["sections"] = [list(path) for path in chunk.sections]
     return record
 
 
@@ -178,7 +184,8 @@ def page_columns(result: Split, text: str, first: int = 0, stop: int | None = No
 
     ``texts[offsets[i]:offsets[i + 1]]`` is chunk ``first + i`` in UTF-16 units (how a
     JavaScript string slices), and ``overlap[i]`` how many of those units are the overlap;
-    ``path[i]`` indexes ``paths``. Thousands of chunk objects in one reply cost the page's
+    ``path[i]`` indexes ``paths``, and ``sections[i]`` lists the indexes of every section's path
+    when the chunk holds more than one (``[]`` otherwise). Thousands of chunk objects in one reply cost the page's
     main thread a long task to receive; a few lists and one string are a few copies.
 
     >>> from ragchunk import split
@@ -194,19 +201,24 @@ def page_columns(result: Split, text: str, first: int = 0, stop: int | None = No
     parts: list[str] = []
     offsets = [0]
     overlap_units = []
-    for chunk in chunks:
-        key = chunk.heading_path
+    held: list[list[int]] = []
+
+    def index_of(key: tuple[str, ...]) -> int:
         if key not in path_index:
             path_index[key] = len(paths)
             paths.append(list(key))
+        return path_index[key]
+
+    for chunk in chunks:
         for name in PAGE_COLUMNS[:-1]:
             columns[name].append(getattr(chunk, name))
-        columns["path"].append(path_index[key])
+        columns["path"].append(index_of(chunk.heading_path))
+        held.append([index_of(path) for path in chunk.sections] if len(chunk.sections) > 1 else [])
         carried = text[chunk.start : chunk.content_start]
         parts.append(chunk.text)
         overlap_units.append(_utf16_length(carried))
         offsets.append(offsets[-1] + _utf16_length(chunk.text))
-    return {**columns, "first": first, "count": len(chunks), "paths": paths, "texts": "".join(parts),
+    return {**columns, "first": first, "count": len(chunks), "paths": paths, "sections": held, "texts": "".join(parts),
             "offsets": offsets, "overlap": overlap_units}
 
 

@@ -60,6 +60,7 @@ LABELS: dict[str, str] = {
     "model": "model",
     "prefix": "prefix",
     "context": "context",
+    "siblings": "sibling sections",
     "jobs": "jobs",
     "k": "chunks retrieved per question",
     "max_chars": "most characters of a document",

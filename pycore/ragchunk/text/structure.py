@@ -35,8 +35,8 @@ knows units only by their span and their level.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Iterator
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -44,7 +44,7 @@ from .markdown import Block, heading_paths, item_lists, list_items, parse_blocks
 from .segmentation import sentence_spans
 
 __all__ = ["BY_CHOICES", "GLUE", "LINES", "SECTION", "Structure", "TAIL", "UNWRAPPED_LINE", "Unit", "UnitTree",
-           "WORDS", "is_sectional"]
+           "WORDS", "is_sectional", "shared_path"]
 
 BY_CHOICES: tuple[str, ...] = ("headings", "paragraphs", "sentences")
 # Blocks that are markup only and travel with the unit after them.
@@ -145,6 +145,9 @@ class Structure(NamedTuple):
     # Where sections start: each heading's first character, and that of the markup without
     # text right before it (an anchor, a comment, a rule), which opens the section with it.
     section_starts: frozenset[int] = frozenset()
+    # For each block, the index of the heading whose own section it is in (-1 before the
+    # first heading; markup that opens a section, that heading's): ascending.
+    owners: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, text: str, markdown_titles: bool = True) -> Structure:
@@ -167,16 +170,20 @@ class Structure(NamedTuple):
         headings = [index for index, kind in enumerate(map(itemgetter(0), blocks)) if kind == "heading"]
         # Markup without text right before a heading (an anchor) opens its section: its path.
         starts = set()
+        owners = []
         for first, heading in _section_openers(text, blocks, headings):
+            owners.extend([owners[-1] if owners else -1] * (first - len(owners)))
+            owners.extend([heading] * (heading + 1 - first))
             if first < heading:
                 paths[first:heading] = [paths[heading]] * (heading - first)
                 starts.update(block.start for block in blocks[first:heading])
             starts.add(blocks[heading].start)
+        owners.extend([owners[-1] if owners else -1] * (len(blocks) - len(owners)))
         title = front.title if front is not None else ""
         if title and not any(b.kind == "heading" and b.level == 1 for b in blocks):
             paths = [(title, *path) for path in paths]
         return cls(blocks, paths, list(map(itemgetter(1), blocks)), _section_ends(blocks, headings), front, title,
-                   _tables(text, blocks), frozenset(starts))
+                   _tables(text, blocks), frozenset(starts), tuple(owners))
 
     def path_at(self, offset: int) -> tuple[str, ...]:
         """The heading path in force at code-point ``offset`` (before the first block: the
@@ -185,6 +192,81 @@ class Structure(NamedTuple):
         if block >= 0:
             return self.paths[block]
         return (self.title,) if self.title and self.paths and self.paths[0][:1] == (self.title,) else ()
+
+    def sections_in(self, start: int, end: int) -> tuple[tuple[str, ...], ...]:
+        """The heading paths of the sections ``text[start:end]`` holds, in order, each once
+        where it repeats (``start``: the span's first non-whitespace character).
+
+        >>> text = "# A\\n\\nIntro.\\n\\n## B\\n\\nText.\\n\\n## C\\n\\nMore."
+        >>> Structure.of(text).sections_in(0, len(text))
+        (('A',), ('A', 'B'), ('A', 'C'))
+        >>> Structure.of(text).sections_in(text.index("Text"), len(text))
+        (('A', 'B'), ('A', 'C'))
+        """
+        first = bisect_right(self.block_starts, start) - 1
+        if first < 0:
+            found = [self.path_at(start)]
+            first = 0
+        else:
+            found = [self.paths[first]]
+        paths, owners = self.paths, self.owners
+        last = bisect_left(self.block_starts, end)
+        # Blocks of one section share their path: only where the section changes is a path read.
+        index = first
+        while index < last:
+            owner = owners[index]
+            path = paths[index]
+            if path != found[-1]:
+                found.append(path)
+            index = bisect_right(owners, owner, index, last)
+        return tuple(found)
+
+    def owners_of(self, start: int, end: int) -> tuple[int, int]:
+        """The sections (see ``owners``) of the first and the last block of ``text[start:end]``
+        that are not heading lines (nor markup opening a section): equal when the span's text is one section's
+        (a heading line introduces what follows it, so leading ones are not counted).
+
+        >>> text = "# A\\n\\nIntro.\\n\\n## B\\n\\nText."
+        >>> structure = Structure.of(text)
+        >>> structure.owners_of(0, len(text)), structure.owners_of(0, 11), structure.owners_of(13, len(text))
+        ((0, 2), (0, 0), (2, 2))
+        """
+        starts = self.block_starts
+        first = max(bisect_right(starts, start) - 1, 0)
+        last = bisect_left(starts, end) - 1
+        if last < 0:
+            return -1, -1
+        blocks = self.blocks
+        opening = self.section_starts
+        while first < last and (blocks[first][0] == "heading" or blocks[first][1] in opening):
+            first += 1
+        # Nor trailing ones, nor the markup that opens a section: at the end of a span (an
+        # empty heading, an anchor before the next heading) they join what precedes them.
+        while last > first and (blocks[last][0] == "heading" or blocks[last][1] in opening):
+            last -= 1
+        return self.owners[first], self.owners[last]
+
+
+def shared_path(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
+    """The longest path every one of ``paths`` starts with: the headings a chunk that holds
+    those sections is under (``()`` for none, or for sections with no heading in common).
+
+    >>> shared_path([("Guide", "Install"), ("Guide", "Use")]), shared_path([("Setext title",), ("Install",)])
+    (('Guide',), ())
+    """
+    shared: tuple[str, ...] | None = None
+    for path in paths:
+        if shared is None:
+            shared = path
+            continue
+        if path[:len(shared)] != shared:
+            keep = 0
+            for a, b in zip(shared, path):
+                if a != b:
+                    break
+                keep += 1
+            shared = shared[:keep]
+    return shared or ()
 
 
 def _section_openers(text: str, blocks: list[Block], headings: list[int]) -> Iterator[tuple[int, int]]:
@@ -322,8 +404,10 @@ class UnitTree:
     """
 
     def __init__(self, text: str, structure: Structure, by: str, est: Callable[[int, int], int],
-                 glue_limit: int) -> None:
+                 glue_limit: int, apart: bool = False) -> None:
         self.text = text
+        # Sections kept apart: a section's intro is not glued to its first subsection's heading.
+        self.apart = apart
         self.by = by
         self.est = est
         self.glue_limit = glue_limit
@@ -657,7 +741,7 @@ class UnitTree:
                 continue
             if markup or self._sticky(unit) or (
                 heads and unit.level == BLOCK and index + 1 < len(units) and units[index + 1].level == SECTION
-                and est(unit.start, unit.end) <= limit // 2
+                and est(unit.start, unit.end) <= limit // 2 and not self.apart
             ):
                 heads.append(unit)
                 continue

@@ -70,6 +70,7 @@ function settings() {
     chunk_size: $("chunk_size").value,
     overlap: $("overlap").value,
     context: $("context").value,
+    siblings: $("siblings").value,
     ...counted,
     ...numberOptions(),
   };
@@ -367,9 +368,10 @@ function splitSnippets(result, corpus = false) {
     : `tokenizer=${estimate ? `ragchunk.CharEstimate(${result.tokenizer.slice(6)})` : pyString(result.tokenizer)}`;
   // Always written out: the snippet says what the page did, whatever the library's default.
   const context = result.context ? `, context=${pyString(result.context)}` : "";
+  const siblings = result.siblings ? `, siblings=${pyString(result.siblings)}` : "";
   const flags = result.model ? `--model ${result.model}`
     : estimate ? `--chars-per-token ${result.tokenizer.slice(6)}` : `--encoding ${result.tokenizer}`;
-  const options = `options = ragchunk.SplitOptions(by=${pyString(result.by)}, size=${result.size}, overlap=${result.overlap}, ${counted}${context})`;
+  const options = `options = ragchunk.SplitOptions(by=${pyString(result.by)}, size=${result.size}, overlap=${result.overlap}, ${counted}${context}${siblings})`;
   const python = corpus ? [
     "from pathlib import Path",
     "",
@@ -396,7 +398,7 @@ function splitSnippets(result, corpus = false) {
   showSnippets(
     python.join("\n"),
     `python -m ragchunk split ${shellWord(source)} --by ${result.by} --size ${result.size} --overlap ${result.overlap} ` +
-      `${flags}${result.prefix ? " --prefix" : ""}${context ? ` --context ${result.context}` : ""} -o ${shellWord(fileStem() + ".chunks.jsonl")} --stats`,
+      `${flags}${result.prefix ? " --prefix" : ""}${context ? ` --context ${result.context}` : ""}${siblings ? ` --siblings ${result.siblings}` : ""} -o ${shellWord(fileStem() + ".chunks.jsonl")} --stats`,
   );
 }
 
@@ -522,7 +524,7 @@ $("settings").addEventListener("change", (event) => {
 });
 $("settings").addEventListener("submit", (event) => event.preventDefault());
 bindUrlState({ by: $("by"), size: $("chunk_size"), overlap: $("overlap"), sizer: $("sizer"), cpt: $("chars_per_token"),
-  context: $("context") });
+  context: $("context"), siblings: $("siblings") });
 bindCopyButton();
 $("download").addEventListener("click", () => download("jsonl"));
 $("download-langchain").addEventListener("click", () => download("langchain"));
