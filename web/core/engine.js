@@ -6,6 +6,7 @@
 // bytes inlined in the page.
 import { SPEC } from "../spec.js";
 import * as tiktokenGlue from "../assets/tiktoken/tiktoken_bg.js";
+import { countedBy } from "./budget.js";
 import { afterRestore, restoreOptions, SNAPSHOT_BOOT, takeSnapshot } from "./snapshot.js";
 
 export const BOOT_STAGES = 4;
@@ -354,6 +355,7 @@ async function bootPython(progress, assets, snapshots) {
 /** The tokenizer a request counts with: its model's, its encoding, the default for analyze, or none (the estimate). */
 export function tokenizerOf(type, payload) {
   if (type === "calculate") return undefined; // arithmetic: a model's figures need no table
+  if (type === "context") return countedBy(SPEC.planner.llms, payload.llm); // the LLM's own, or its estimate's reference
   if (payload.model) return SPEC.models.find((m) => m.id === payload.model || m.hub_id === payload.model)?.tokenizer;
   if (type === "analyze") return payload.encoding ?? SPEC.defaults.encoding;
   if (type === "split" && !("chars_per_token" in payload)) return payload.encoding ?? SPEC.defaults.encoding;

@@ -8,7 +8,6 @@
 // Documents live in Python's workspace by id ("load" answers {doc}); a settings change
 // re-packs a loaded document without encoding it again.
 import { SPEC } from "../spec.js";
-import { countedBy } from "./budget.js";
 import { answerRequest, BOOT_STAGES, bootEngine, pause } from "./engine.js";
 import { messageProblems, requestErrors } from "./messages.js";
 import { snapshotKey, snapshotStore } from "./snapshot.js";
@@ -31,8 +30,6 @@ async function answer(message) {
   const errors = requestErrors(message.type, message.payload ?? {}, message.document ?? null);
   if (errors.length) return { id: message.id, ok: false, errors };
   const control = { pause, cancelled: () => cancelled.has(message.id) };
-  // A context plan counts with its LLM's tokenizer, which engine.js's tokenizerOf does not name.
-  if (message.type === "context") await engine.ensureTokenizer(countedBy(SPEC.planner.llms, message.payload.llm), progress(message.id));
   const reply = await answerRequest(engine, message, progress(message.id), control);
   return { id: message.id, ...reply };
 }

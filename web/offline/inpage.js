@@ -9,7 +9,6 @@
 // as the worker does; the engine is never rebooted.
 import { SPEC } from "../spec.js";
 import { Cancelled } from "../core/bridge.js";
-import { countedBy } from "../core/budget.js";
 import { answerRequest, BOOT_STAGES, bootEngine, pause } from "../core/engine.js";
 import { requestMessage } from "../core/messages.js";
 
@@ -86,8 +85,6 @@ export class InPageCore extends EventTarget {
           const report = (stage, done, total, params = {}) =>
             this.emit("progress", { type: "progress", id, stage, done, total, params });
           const control = { pause, cancelled: () => this.cancelled.has(id) };
-          // A context plan counts with its LLM's tokenizer, which engine.js's tokenizerOf does not name.
-          if (type === "context") await engine.ensureTokenizer(countedBy(SPEC.planner.llms, payload.llm), report);
           return answerRequest(engine, message, report, control);
         })
         .catch((error) => ({ ok: false, internal: String(error?.message ?? error) }))
