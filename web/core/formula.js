@@ -120,6 +120,24 @@ export function chunkCount(doc, size, overlap) {
 }
 
 /**
+ * A form's reader: `attempt(read)` returns what `read()` returns, or null when it throws a
+ * FieldError, which joins `errors` as {field, code, params}; any other error passes through.
+ */
+export function collectingErrors() {
+  const errors = [];
+  const attempt = (read) => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof FieldError)) throw error;
+      errors.push({ field: error.field, code: error.code, params: error.params });
+      return null;
+    }
+  };
+  return { errors, attempt };
+}
+
+/**
  * The calculator form (strings as typed) to a plan, as ragchunk.options.fields.read_calc_form;
  * `form.decimal_comma` as its `decimal_comma`. Returns {ok: true, result} with the keys
  * of Plan.to_json(), or {ok: false, errors: [{field, code, params}]}.
@@ -131,16 +149,7 @@ export function readCalcForm(spec, form) {
     readCount(field, raw, minimum, maximum, unit, comma, spec.examples[field]);
   const real = (field, raw, minimum, maximum, inclusive) =>
     readReal(field, raw, minimum, maximum, inclusive, comma, spec.examples[field]);
-  const errors = [];
-  const attempt = (read) => {
-    try {
-      return read();
-    } catch (error) {
-      if (!(error instanceof FieldError)) throw error;
-      errors.push({ field: error.field, code: error.code, params: error.params });
-      return null;
-    }
-  };
+  const { errors, attempt } = collectingErrors();
   let doc = null;
   if ((form.unit ?? "tokens") === "chars") {
     const chars = attempt(() => whole("doc_chars", form.doc ?? "", 1, limits.doc_chars, "characters"));

@@ -3,7 +3,7 @@
 // ready, with every pasted text counted by the LLM's tokenizer (or estimated, said as such).
 import { SPEC } from "../../spec.js";
 import { ANSWER, planCounts, RETRIEVED } from "../../core/budget.js";
-import { FieldError, readCount, readReal } from "../../core/formula.js";
+import { collectingErrors, readCount, readReal } from "../../core/formula.js";
 import { decimalComma, fixed, has, money, msg, onLanguageChange, percent, quantity, show, showText }
   from "../../i18n/i18n.js";
 import { $, debounce } from "../../ui/dom.js";
@@ -55,16 +55,7 @@ const wrapper = () => $("template").value.replaceAll(TEXT_PLACEHOLDER, "").repla
 /** The typed numbers, checked as the core checks them; {values, errors}. */
 function readForm() {
   const comma = decimalComma();
-  const errors = [];
-  const attempt = (read) => {
-    try {
-      return read();
-    } catch (error) {
-      if (!(error instanceof FieldError)) throw error;
-      errors.push({ field: error.field, code: error.code, params: error.params });
-      return null;
-    }
-  };
+  const { errors, attempt } = collectingErrors();
   const whole = (field, maximum = LIMITS.part_tokens) => attempt(() => readCount(field, $(field).value, 0, maximum, "tokens",
     comma, SPEC.examples[field] ?? SPEC.examples.chunk_size));
   const price = (field) => {
