@@ -229,7 +229,8 @@ def test_overlap_is_marked_by_more_than_colour(page, forced):
     assert shown["title"] == "Repeated from the previous chunk"
     assert page.is_visible("#preview .legend")
 
-    splitter = SplitterPage(page).open()
+    # Small chunks, so that sections longer than one carry overlap (each section is cut on its own).
+    splitter = SplitterPage(page).open(query="?size=96&overlap=24")
     splitter.choose_file("ws-README.md", DOC.encode("utf-8"))
     card = page.locator(".chunk-card mark.overlap").first
     shown = card.evaluate(MARKER)

@@ -74,7 +74,7 @@ class Keyboard:
 HEADER = ("a.brand", "header nav a:nth-of-type(1)", "header nav a:nth-of-type(2)", "header nav a:nth-of-type(3)",
           "header nav a:nth-of-type(4)", "#lang")
 CALC_FORM = ("#doc", 'input[name="unit"][value="tokens"]', "#documents", "#chunk_size", "#overlap", "#model", "#price")
-SPLIT_FORM = ("#by", "#chunk_size", "#overlap", "#sizer", "#context")
+SPLIT_FORM = ("#by", "#chunk_size", "#overlap", "#sizer", "#context", "#siblings")
 
 
 def test_calculator_by_keyboard(page, clipboard):
@@ -187,6 +187,7 @@ def test_splitter_by_keyboard(page, clipboard, tmp_path):
     keys.retype("16")
     keys.tab("#sizer")
     keys.tab("#context")
+    keys.tab("#siblings")
     keys.tab("#plan-link")
     keys.tab("#text")
     splitter.after_request(lambda: keys.paste(DOC))
@@ -262,7 +263,7 @@ def test_splitter_escape_cancels_and_the_language_switches(page, clipboard):
     splitter.after_request(lambda: keys.paste(DOC))
     assert splitter.stat("chunks") == f"{len(split(DOC, by='headings', size=512, overlap=64).chunks):,}"
 
-    for selector in ("#plan-link", "#context", "#sizer", "#overlap", "#chunk_size", "#by", "#lang"):
+    for selector in ("#plan-link", "#siblings", "#context", "#sizer", "#overlap", "#chunk_size", "#by", "#lang"):
         keys.tab(selector, back=True)
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")

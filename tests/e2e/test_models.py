@@ -396,7 +396,7 @@ def test_the_splitter_keeps_every_chunk_within_what_the_model_reads(page, tmp_pa
     assert {r["model"] for r in records} == {model_id} and {r["tokenizer"] for r in records} == {model.tokenizer}
     assert page.text_content("#cli-snippet") == (
         f"python -m ragchunk split {source.name} {' '.join(flags)}{' --prefix' if prefix else ''}"
-        f" --context headings -o {source.stem}.chunks.jsonl --stats")
+        f" --context headings --siblings apart -o {source.stem}.chunks.jsonl --stats")
 
 
 def test_a_size_over_the_models_limit_is_refused_and_the_chunks_stay(page):

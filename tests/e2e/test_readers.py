@@ -219,14 +219,14 @@ def test_heading_context_embeds_the_heading_path_within_the_size(page, tmp_path)
     assert splitter.errors() == {}
     _, plain = splitter.download_text("download", tmp_path)
     assert "embed_text" not in plain and plain == cli_split(GUIDE_MD, *SETTINGS, "--context", "none")
-    assert page.text_content("#cli-snippet").endswith(" --context none -o guide.chunks.jsonl --stats")
+    assert page.text_content("#cli-snippet").endswith(" --context none --siblings apart -o guide.chunks.jsonl --stats")
     splitter.select("context", "headings")
     assert splitter.errors() == {}
     _, jsonl = splitter.download_text("download", tmp_path)
     assert jsonl == by_default == cli_split(GUIDE_MD, *SETTINGS, "--context", "headings")
     assert page.text_content("#cli-snippet") == (
         f"python -m ragchunk split guide.md {' '.join(SETTINGS)} --encoding cl100k_base --context headings"
-        " -o guide.chunks.jsonl --stats")
+        " --siblings apart -o guide.chunks.jsonl --stats")
     tokenizer = get_tokenizer("cl100k_base")
     records = [json.loads(line) for line in jsonl.splitlines()]
     with_path = 0

@@ -148,3 +148,32 @@ def test_the_cli_and_the_worker_pass_the_prefix_on(tmp_path):
         reply = json.loads(workspace.handle("compare", json.dumps({
             "doc": loaded["result"]["doc"], "model": model.id, "chunk_size": "", "overlap": "", "prefix": prefix})))
         assert reply["ok"] and reply["result"]["size"] == size, reply
+
+
+def test_siblings_reach_the_rows_from_the_library_the_cli_and_the_worker(tmp_path):
+    """The comparison packs sections as the split beside it does: its headings row is that split's,
+    for pack and for apart, whether asked in Python, on the command line or by the page."""
+    from ragchunk.api import Workspace
+
+    text = "".join(doc.read_text(encoding="utf-8") for doc in DOCS)
+    doc = tmp_path / "a.md"
+    doc.write_text(text, encoding="utf-8")
+    workspace = Workspace()
+    loaded = json.loads(workspace.handle("load", json.dumps({"name": "a.md"}), text))
+    seen = {}
+    for siblings in ("pack", "apart"):
+        split = ragchunk.split(text, by="headings", size=256, overlap=32, siblings=siblings)
+        row = {r.method: r for r in compare([("a.md", text)], size=256, overlap=32, siblings=siblings)}["headings"]
+        assert row.chunks == len(split.chunks)
+        out = io.StringIO()
+        assert main(["compare", str(doc), "--size", "256", "--overlap", "32", "--siblings", siblings, "--json"],
+                    out=out) == 0
+        cli = {r["method"]: r for r in json.loads(out.getvalue())["rows"]}["headings"]
+        reply = json.loads(workspace.handle("compare", json.dumps({
+            "doc": loaded["result"]["doc"], "chunk_size": "256", "overlap": "32", "siblings": siblings})))
+        assert reply["ok"], reply
+        page = {r["method"]: r for r in reply["result"]["rows"]}["headings"]
+        assert cli == page == row.to_json()
+        seen[siblings] = row.chunks
+    assert seen["apart"] > seen["pack"]  # the documents have small sibling sections
+    assert main(["compare", str(doc), "--siblings", "merge"], out=io.StringIO()) == 2

@@ -345,8 +345,8 @@ class Workspace:
         """Fixed windows and each structural level over ``docs`` with the settings of a split
         (:func:`ragchunk.results.compare.compare`); one step per document."""
         docs = [self._doc({"doc": doc_id}) for doc_id in payload.get("docs", [payload.get("doc")])]
-        form = {key: payload[key] for key in ("chunk_size", "overlap", "encoding", "chars_per_token", "model", "context", "prefix")
-                if key in payload}
+        form = {key: payload[key] for key in ("chunk_size", "overlap", "encoding", "chars_per_token", "model", "context",
+                                              "siblings", "prefix") if key in payload}
         options = read_split_form({"by": "headings", **{key: str(value) for key, value in form.items()}},
                                   decimal_comma=payload.get("decimal_comma") is True)
         model = get_model(options.model) if options.model else None
@@ -354,7 +354,8 @@ class Workspace:
         price = float(price) if isinstance(price, (int, float)) else (model.price_per_million if model else None)
         steps = compare_steps(((doc.record.source, doc.text) for doc in docs), size=options.size,
                               overlap=options.overlap, tokenizer=options.tokenizer, model=options.model,
-                              price_per_million=price, context=options.context, prefix=options.prefix)
+                              price_per_million=price, context=options.context, prefix=options.prefix,
+                              siblings=options.siblings)
         while True:
             try:
                 done = next(steps)

@@ -103,7 +103,7 @@ def read_texts(args: argparse.Namespace, stdin: TextIO,
 def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     form = _sized_form(args, {
         "by": "headings", "chunk_size": _size_or_default(args), "overlap": args.overlap,
-        "context": args.context, "prefix": str(args.prefix)})
+        "context": args.context, "siblings": args.siblings, "prefix": str(args.prefix)})
     errors = ErrorCollector()
     price = errors.attempt(read_price, args.price) if args.price.strip() else None
     read_options = _read_options(args, errors)
@@ -113,7 +113,8 @@ def run_compare(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         price = model.price_per_million
     texts, skipped, left_out, failed = read_texts(args, stdin, read_options)
     rows = compare(texts, size=options.size, overlap=options.overlap, tokenizer=options.tokenizer, model=options.model,
-                   price_per_million=price, context=options.context, prefix=options.prefix)
+                   price_per_million=price, context=options.context, prefix=options.prefix,
+                   siblings=options.siblings)
     if args.json:
         print(json.dumps({"documents": len(texts), "size": options.size, "overlap": options.overlap,
                           "tokenizer": options.sizing.name, "rows": [row.to_json() for row in rows]}), file=out)

@@ -86,6 +86,8 @@ def build_parser() -> Parser:
     versus.add_argument("--price", metavar="P", default="", help="price per million tokens")
     versus.add_argument("--context", metavar="C", default=DEFAULT_CONTEXT,
                         help="headings (the default) or none, as split's --context: heading lines count in each chunk")
+    versus.add_argument("--siblings", metavar="S", default=DEFAULT_SIBLINGS,
+                        help="apart (the default) or pack, as split's --siblings: whether small sections share a chunk")
     versus.add_argument("--prefix", action="store_true", help=PREFIX_HELP)
     versus.add_argument("--json", action="store_true", help="print JSON")
     _add_walk_flags(versus)
@@ -135,9 +137,9 @@ def build_parser() -> Parser:
                      help="headings (the default): give each chunk an embed_text, its heading path then its text,"
                           " counted in --size; none: embed the chunk as it is")
     cut.add_argument("--siblings", metavar="S", default=DEFAULT_SIBLINGS,
-                     help="pack (the default): small sections share a chunk while they fit (its heading_path is"
-                          " the path they share, its sections each one's); apart: each section's text goes to chunks"
-                          " of its own")
+                     help="apart (the default): each section's text goes to chunks of its own; pack: small"
+                          " sections share a chunk while they fit (its heading_path is the path they share, its"
+                          " sections each one's)")
     cut.add_argument("--prefix", action="store_true", help=PREFIX_HELP)
     cut.add_argument("-o", metavar="OUT", dest="output", help="write the JSONL here instead of standard output")
     cut.add_argument("--format", choices=["jsonl", "parquet"], default=None,
@@ -161,7 +163,7 @@ def build_parser() -> Parser:
     sub.add_argument("--overlap", metavar="O", default="", help="overlap in tokens (default an eighth of each size)")
     sub.add_argument("--context", metavar="C", default=DEFAULT_CONTEXT, help="headings (the default) or none, as split")
     sub.add_argument("--siblings", metavar="S", default=DEFAULT_SIBLINGS,
-                     help="pack (the default) or apart, as split: whether small sections share a chunk")
+                     help="apart (the default) or pack, as split: whether small sections share a chunk")
     sub.add_argument("--retriever", metavar="R", default="bm25",
                      help=f"comma-separated: {', '.join(RETRIEVERS)} (default %(default)s; minilm and hybrid need"
                           " pip install \"ragchunk[evaluate]\")")

@@ -41,6 +41,7 @@ from dataclasses import asdict, dataclass
 
 from ..options import SplitOptions
 from ..packing.context import DEFAULT_CONTEXT, PATH_SEPARATOR
+from ..packing.packer import DEFAULT_SIBLINGS
 from ..packing.windowing import windows_of
 from ..settings.checks import check_price
 from ..splitter import Chunk, pack, prepare_text
@@ -139,7 +140,8 @@ def _first_content(text: str, start: int) -> int:
 
 def compare(documents: Iterable[tuple[str, str]], *, size: int | None = None, overlap: int | None = None,
             tokenizer: object = None, model: str | None = None, price_per_million: float | None = None,
-            context: str = DEFAULT_CONTEXT, prefix: bool = False) -> list[Comparison]:
+            context: str = DEFAULT_CONTEXT, prefix: bool = False,
+            siblings: str = DEFAULT_SIBLINGS) -> list[Comparison]:
     """One :class:`Comparison` per way of cutting (:data:`METHODS`), over every ``(source, text)``.
 
     Each document is encoded and parsed once; every method packs that preparation. The
@@ -147,16 +149,18 @@ def compare(documents: Iterable[tuple[str, str]], *, size: int | None = None, ov
     size leaves room for ``model``'s document prefix, and a size that does not is refused.
     """
     return drive(compare_steps(documents, size=size, overlap=overlap, tokenizer=tokenizer, model=model,
-                               price_per_million=price_per_million, context=context, prefix=prefix))
+                               price_per_million=price_per_million, context=context, prefix=prefix,
+                               siblings=siblings))
 
 
 def compare_steps(documents: Iterable[tuple[str, str]], *, size: int | None = None, overlap: int | None = None,
                   tokenizer: object = None, model: str | None = None, price_per_million: float | None = None,
-                  context: str = DEFAULT_CONTEXT, prefix: bool = False) -> Generator[int, None, list[Comparison]]:
+                  context: str = DEFAULT_CONTEXT, prefix: bool = False,
+                  siblings: str = DEFAULT_SIBLINGS) -> Generator[int, None, list[Comparison]]:
     """:func:`compare`, yielding the number of documents done after each one."""
     price = check_price(price_per_million)
     tallies = {method: _Tally() for method in METHODS}
-    options = {by: SplitOptions(by, size, overlap, tokenizer, model, prefix, context) for by in BY_CHOICES}
+    options = {by: SplitOptions(by, size, overlap, tokenizer, model, prefix, context, siblings) for by in BY_CHOICES}
     sizing = options["headings"].sizing
     size, overlap = options["headings"].size, options["headings"].overlap
     done = 0
