@@ -14,7 +14,6 @@ output; documents are read lazily, a few ahead of the workers, so memory stays b
 
 from __future__ import annotations
 
-import multiprocessing
 import signal
 import statistics
 import threading
@@ -22,7 +21,6 @@ from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
-from multiprocessing.connection import wait
 from queue import SimpleQueue
 from typing import Any, NamedTuple
 
@@ -250,6 +248,9 @@ def _pooled(batches: Iterator[list[tuple[str, str | bytes]]], options: SplitOpti
     and a document whose worker dies again gets :func:`worker_died`. Batches are read only as
     far ahead as :data:`AHEAD` results wait for an earlier, slower one.
     """
+    import multiprocessing  # only here: the page and one-process runs never start a process
+    from multiprocessing.connection import wait
+
     ctx = multiprocessing.get_context(context)
     workers = [_Worker(ctx, options, read_options) for _ in range(jobs)]
     done: dict[int, DocumentResult] = {}

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Iterable, Mapping
@@ -155,6 +154,8 @@ def as_questions(items: Iterable[Question | str | Mapping[str, Any]]) -> list[Qu
 
 
 def _csv(text: str, name: str) -> list[Question]:
+    import csv  # here: the page imports this module at boot, CSV questions are rare
+
     rows = csv.DictReader(io.StringIO(text))
     columns = {column.strip().lower(): column for column in rows.fieldnames or []}
     if "question" not in columns:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import importlib
 import io
-import zipfile
 from collections.abc import Callable
 
 from ..errors import RagchunkError
@@ -123,6 +122,8 @@ def _zip_kind(data: bytes) -> str | None:
     """
     if data[30:58] == _EPUB_MIMETYPE:
         return "epub"
+    import zipfile  # here: the first count of a pasted text needs no zip reader
+
     try:
         names = zipfile.ZipFile(io.BytesIO(data)).namelist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError, KeyError, IndexError):

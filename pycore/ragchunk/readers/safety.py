@@ -29,11 +29,12 @@ name local files or URLs). Everything here refuses those with one :class:`Ragchu
 from __future__ import annotations
 
 import io
-import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
-from xml.parsers import expat
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import zipfile
 
 from ..errors import RagchunkError
 
@@ -48,7 +49,9 @@ MAX_RATIO = 200
 RATIO_FLOOR = 1024 * 1024
 PIECE = 1024 * 1024
 
-_METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED}
+# zipfile.ZIP_STORED and ZIP_DEFLATED: zipfile itself is imported only when an archive is opened
+# (a pasted text's first count should not load it, and its bz2 and lzma, in the page).
+_METHODS = {0, 8}
 
 
 def file_error(name: str, code: str, problem: str, fix: str, **params: Any) -> RagchunkError:
@@ -119,6 +122,8 @@ def open_zip(data: bytes, name: str, kind: str) -> Archive:
             ``zip_too_many_entries``, ``zip_bomb`` (declared sizes beyond the limits),
             ``zip_encrypted``, ``zip_method`` (a compression other than deflate).
     """
+    import zipfile
+
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
@@ -171,6 +176,12 @@ def _bomb(name: str, entry: str) -> RagchunkError:
                       limit=MAX_TOTAL, limit_mib=MAX_TOTAL // 2**20)
 
 
+def _bad_zip() -> type[Exception]:
+    import zipfile
+
+    return zipfile.BadZipFile
+
+
 def iter_entry(archive: Archive, entry: str) -> Iterator[bytes]:
     """The inflated bytes of ``entry`` in pieces of at most :data:`PIECE` bytes, within the limits.
 
@@ -197,7 +208,7 @@ def iter_entry(archive: Archive, entry: str) -> Iterator[bytes]:
                 yield piece
     except RagchunkError:
         raise
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError, RuntimeError):
+    except (_bad_zip(), zlib.error, EOFError, OSError, ValueError, NotImplementedError, RuntimeError):
         raise _corrupt(archive.name, archive.kind, "part_damaged", entry) from None
 
 
@@ -230,6 +241,8 @@ def parse_xml(
         RagchunkError: ``xml_entities`` for an entity declaration, ``xml_invalid`` for XML
             that is not well formed (with the line and the column, both from 1).
     """
+    from xml.parsers import expat  # here: plain text and Markdown never load the XML parser
+
     parser = expat.ParserCreate(namespace_separator="}")
     parser.buffer_text = True
     parser.ordered_attributes = False

@@ -9,7 +9,6 @@ standard library's ``tomllib``: no dependency, the same on CPython and in Pyodid
 
 from __future__ import annotations
 
-import tomllib
 
 # Front matter (YAML between "---" lines, TOML between "+++" lines) is read only at the very
 # start, closed within this many lines, and only when every line inside is its syntax.
@@ -241,6 +240,8 @@ def _toml_title(body: list[str]) -> str | None:
     >>> _toml_title(["title = 'Doc'", "title = 'again'"]), _toml_title(["Some prose"])
     ('Doc', None)
     """
+    import tomllib  # here: only TOML front matter needs it
+
     try:
         title = tomllib.loads("\n".join(body)).get("title")
     except (ValueError, RecursionError):  # TOMLDecodeError, or an integer too long
@@ -283,6 +284,8 @@ def _toml_lines(body: list[str]) -> str | None:
             in_title = True
     if not title:
         return ""
+    import tomllib
+
     try:
         text = tomllib.loads("title = " + "\n".join(title).strip()).get("title")
     except (ValueError, RecursionError):  # TOMLDecodeError, or an integer too long
