@@ -24,6 +24,16 @@ not a mark, has canonical combining class 0 and is not a Hangul vowel or final j
 only characters besides marks that compose with one before them: tests check this against
 every composition of that Unicode version), nor decomposes into a character that is.
 
+The model's own NFC is HF ``tokenizers``', whose Unicode data is version 9.0: it reads a
+character assigned since then as a plain starter (no combining class, no decomposition,
+no composition), where Python's newer data may reorder, compose or decompose it.
+:data:`HF_UNKNOWN` lists the 153 characters where that matters (a combining class, a
+canonical decomposition or a composition in Unicode 14.0, CPython 3.11's, or 16.0,
+Pyodide 314's); :func:`nfc` and :func:`nfc_map` keep each of them as it is and normalize
+the text on either side of it apart, which is what HF does. An NFC text by Python's
+newer data is also one by HF's (a character of the list only ever cuts a sequence in
+two), so the quick check stands.
+
 >>> normal = nfc_map("cafe\\u0301 ok")
 >>> normal.text, normal.segments
 ('café ok', [(3, 4, 3, 5)])
@@ -42,7 +52,27 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["NfcMap", "is_nfc", "nfc", "nfc_map", "starts_segment"]
+__all__ = ["HF_UNKNOWN", "NfcMap", "is_nfc", "nfc", "nfc_map", "starts_segment"]
+
+#: The characters with a combining class, a canonical decomposition or a part in a composition
+#: in Unicode 14.0 or 16.0 that HF ``tokenizers``' NFC (Unicode 9.0 data) reads as plain
+#: starters: probed from HF 0.23.3 for 14.0 (tests check it), and for 16.0 the characters
+#: Pyodide 314's ``unicodedata`` gives such a property that CPython 3.11's does not. Of a
+#: composition HF does not know whose parts it knows otherwise, one part is listed (U+11930,
+#: and Todhri's U+105D2 and U+105DA, which compose with U+0307 in 16.0): kept as it is, it
+#: composes with nothing.
+HF_UNKNOWN_RANGES = (
+    0x7FD, (0x897, 0x89F), (0x8CA, 0x8D3), 0x9FE, 0xC3C, (0xD3B, 0xD3C), 0xEBA, 0x1715, (0x1ABF, 0x1ACE),
+    (0x1DF6, 0x1DFA), 0xA82C, 0x105C9, 0x105D2, 0x105DA, 0x105E4, (0x10D24, 0x10D27), (0x10D69, 0x10D6D), (0x10EAB, 0x10EAC),
+    (0x10EFD, 0x10EFF), (0x10F46, 0x10F50), (0x10F82, 0x10F85), 0x11070, 0x1133B, 0x11383, 0x11385, 0x1138E,
+    0x11391, 0x113B8, 0x113BB, 0x113C2, 0x113C5, (0x113C7, 0x113C9), (0x113CE, 0x113D0), 0x1145E,
+    (0x11839, 0x1183A), 0x11930, 0x11938, (0x1193D, 0x1193E), 0x11943, 0x119E0, 0x11A34, 0x11A47, 0x11A99, 0x11D42,
+    (0x11D44, 0x11D45), 0x11D97, (0x11F41, 0x11F42), (0x1611E, 0x16129), 0x1612F, (0x16D67, 0x16D6A),
+    (0x16FF0, 0x16FF1), 0x1E08F, (0x1E130, 0x1E136), 0x1E2AE, (0x1E2EC, 0x1E2EF), (0x1E4EC, 0x1E4EF),
+    (0x1E5EE, 0x1E5EF),
+)
+HF_UNKNOWN = frozenset(chr(code) for item in HF_UNKNOWN_RANGES
+                       for code in (range(item[0], item[1] + 1) if isinstance(item, tuple) else (item,)))
 
 # Hangul vowel and final jamo: starters that compose with the syllable or jamo before them.
 _HANGUL_V_T = frozenset(chr(c) for c in (*range(0x1161, 0x1176), *range(0x11A8, 0x11C3)))
@@ -51,11 +81,14 @@ _STARTS: dict[str, bool] = {}
 # Text is checked for NFC in blocks of about this many characters (cut before a segment start),
 # so a long text with a few decomposed characters is normalized where they are only.
 _BLOCK = 2048
-# The class codes of a text written for the search: a character that starts no segment, and one
-# that starts a segment but that NFC rewrites on its own; any other stays itself.
-_JOINS, _REWRITTEN = "\x01", "\x02"
+# The class codes of a text written for the search: a character that starts no segment, one
+# that starts a segment but that NFC rewrites on its own, and one of HF_UNKNOWN; any other
+# stays itself.
+_JOINS, _REWRITTEN, _KEPT = "\x01", "\x02", "\x03"
+_UNKNOWN = re.compile("[" + "".join(re.escape(char) for char in sorted(HF_UNKNOWN)) + "]")
 # What NFC may change: a run of characters that start no segment (its segment starts just
-# before it, or it starts the text), or a character NFC rewrites with the run after it.
+# before it, or it starts the text, or follows a character of HF_UNKNOWN, which HF keeps as it
+# is), or a character NFC rewrites with the run after it.
 _CHANGEABLE = re.compile(r"\x01+|\x02\x01*")
 _SEGMENT_START = re.compile(r"[^\x01]")
 
@@ -66,12 +99,18 @@ def is_nfc(text: str) -> bool:
 
 
 def nfc(text: str) -> str:
-    """``text`` in NFC; ``text`` itself (the same object) when it already is.
+    """``text`` in NFC as HF reads it; ``text`` itself (the same object) when it already is.
 
     >>> nfc("e\\u0301") == "\\u00e9", nfc("plain") == "plain"
     (True, True)
+    >>> nfc("x\\u1ac2\\u302d") == "x\\u1ac2\\u302d"  # U+1AC2 (Unicode 14.0) is a plain starter to HF
+    True
     """
-    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
+    if unicodedata.is_normalized("NFC", text):
+        return text
+    if _UNKNOWN.search(text) is None:
+        return unicodedata.normalize("NFC", text)
+    return nfc_map(text).text  # type: ignore[union-attr]
 
 
 def starts_segment(char: str) -> bool:
@@ -82,6 +121,8 @@ def starts_segment(char: str) -> bool:
     (True, False, False, True)
     """
     known = _STARTS.get(char)
+    if known is None and char in HF_UNKNOWN:
+        known = _STARTS[char] = True
     if known is None:
         # A character NFC rewrites (Å for the ångström sign, a CJK compatibility ideograph)
         # starts a segment when its full decomposition does.
@@ -162,7 +203,9 @@ def nfc_map(text: str) -> NfcMap | None:
     table = {1: "a", 2: "a"}  # the codes themselves, where the text holds them, are plain starters
     for char in set(text):
         if not char.isascii():
-            if not starts_segment(char):
+            if char in HF_UNKNOWN:
+                table[ord(char)] = _KEPT
+            elif not starts_segment(char):
                 table[ord(char)] = _JOINS
             elif unicodedata.normalize("NFC", char) != char:
                 table[ord(char)] = _REWRITTEN
@@ -182,7 +225,7 @@ def nfc_map(text: str) -> NfcMap | None:
         if not unicodedata.is_normalized("NFC", text[block:end]):
             for run in _CHANGEABLE.finditer(coded, block, end):
                 a, b = run.span()
-                if a > block and coded[a] == _JOINS:
+                if a > block and coded[a] == _JOINS and coded[a - 1] != _KEPT:
                     a -= 1
                 piece = text[a:b]
                 normal = unicodedata.normalize("NFC", piece)
