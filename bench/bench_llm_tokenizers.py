@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Speed of the open LLMs' encodings (ragchunk.tables.llms: llama3) against tiktoken's
+"""Speed of the open LLMs' encodings (ragchunk.tables.llms: llama3, qwen2) against tiktoken's
 cl100k_base on the same text in the same run, on CPython: ``count`` (tiktoken's
 ``encode_ordinary``) and ``encode_with_offsets``, median of ``--runs``, and each as a ratio
 of cl100k_base's time (above 1: slower). Construction (rank file -> encoder) is timed once.
 
 The text is 1 MB of real Markdown (``bench/corpus.py``) plus the page's strings in
-English, Russian and Hindi, or ``--text FILE``.
+English, Russian and Hindi, or ``--text FILE``; it is measured as it is (in NFC: an encoding
+that normalizes, Qwen's, checks that and goes on) and then in NFD, every composed character
+decomposed (Qwen normalizes it back and maps its offsets; the others read it as it is).
 
     python3 bench/bench_llm_tokenizers.py [--runs 7] [--size 1000000] [--text FILE]
 """
@@ -17,6 +19,7 @@ import json
 import statistics
 import sys
 import time
+import unicodedata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,19 +57,25 @@ def main() -> None:
     tables._load_catalog()
     names = ["cl100k_base"] + [name for name, entry in CATALOG.items() if entry.family == "bpe"
                                and tables.CATALOG[entry.tables[0]].module == "ragchunk.tables.llms"]
-    print(f"{len(text):,} characters, {len(text.encode('utf-8')):,} bytes; median of {args.runs} runs")
-    base: dict[str, float] = {}
-    print(f"{'encoding':<12} {'build s':>8} {'tokens':>10} {'count s':>8} {'× cl100k':>9} {'offsets s':>10} {'× cl100k':>9}")
+    decomposed = unicodedata.normalize("NFD", text)
+    print(f"{len(text):,} characters, {len(text.encode('utf-8')):,} bytes ({len(decomposed):,} characters in NFD);"
+          f" median of {args.runs} runs")
+    tokenizers = {}
     for name in names:
         started = time.perf_counter()
-        tok = bpe.load(name)
-        built = time.perf_counter() - started
-        tokens = tok.count(text)
-        count = seconds(tok.count, text, args.runs)
-        offsets = seconds(tok.encode_with_offsets, text, args.runs)
-        base = base or {"count": count, "offsets": offsets}
-        print(f"{name:<12} {built:>8.3f} {tokens:>10,} {count:>8.3f} {count / base['count']:>9.2f}"
-              f" {offsets:>10.3f} {offsets / base['offsets']:>9.2f}")
+        tokenizers[name] = bpe.load(name)
+        print(f"{name:<12} built in {time.perf_counter() - started:.3f} s")
+    for label, sample in (("as is (NFC)", text), ("in NFD", decomposed)):
+        print(f"\ntext {label}")
+        print(f"{'encoding':<12} {'tokens':>10} {'count s':>8} {'× cl100k':>9} {'offsets s':>10} {'× cl100k':>9}")
+        base: dict[str, float] = {}
+        for name, tok in tokenizers.items():
+            tokens = tok.count(sample)
+            count = seconds(tok.count, sample, args.runs)
+            offsets = seconds(tok.encode_with_offsets, sample, args.runs)
+            base = base or {"count": count, "offsets": offsets}
+            print(f"{name:<12} {tokens:>10,} {count:>8.3f} {count / base['count']:>9.2f}"
+                  f" {offsets:>10.3f} {offsets / base['offsets']:>9.2f}")
 
 
 if __name__ == "__main__":

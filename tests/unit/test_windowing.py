@@ -2,7 +2,9 @@
 
 The oracle for a window's character span is computed here from first principles: the
 window's tokens cover a byte range of the UTF-8 text; the span is the smallest run of
-whole characters that contains it.
+whole characters that contains it. An encoding that normalizes (Qwen: NFC) reads the normal
+form of a text: its windows of a text not in NFC are those of the normal form, each widened
+to a slice of the original text that NFC turns into a stretch holding it.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from strategies import ENCODING_NAMES, any_text, chunking, encodings, multibyte_
 
 import ragchunk  # noqa: E402
 from ragchunk import RagchunkError, Window, get_tokenizer, plan, windows  # noqa: E402
-from test_tokenizers import reference  # noqa: E402
+from test_tokenizers import normal, reference  # noqa: E402
 from ragchunk.packing.windowing import windows_of  # noqa: E402
 
 DOCUMENTS = sorted((Path(__file__).resolve().parents[1] / "data" / "md").glob("*.md"))
@@ -44,6 +46,20 @@ def char_starts(text: str) -> list[int]:
 
 
 def check_windows(text: str, size: int, overlap: int, name: str, result: list[Window]) -> None:
+    normal_text = normal(name, text)
+    if normal_text != text:
+        check_windows(normal_text, size, overlap, name, windows(normal_text, size, overlap, get_tokenizer(name)))
+        normal_windows = windows(normal_text, size, overlap, get_tokenizer(name))
+        assert [(w.index, w.token_start, w.token_end, w.tokens, w.overlap_tokens) for w in result] == [
+            (w.index, w.token_start, w.token_end, w.tokens, w.overlap_tokens) for w in normal_windows]
+        for window, normal_window in zip(result, normal_windows):
+            assert window.text == text[window.start : window.end]
+            for at in (window.start, window.end, window.overlap_end):
+                assert normal(name, text[:at]) + normal(name, text[at:]) == normal_text
+            assert len(normal(name, text[: window.start])) <= normal_window.start
+            assert len(normal(name, text[: window.end])) >= normal_window.end
+        assert not result or (result[0].start == 0 and result[-1].end == len(text))
+        return
     tokenizer = get_tokenizer(name)
     ids = list(tokenizer.encode(text))
     n = len(ids)

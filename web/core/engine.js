@@ -70,7 +70,7 @@ export function initTiktoken(assets = site()) {
   return tiktokenReady;
 }
 
-/** The fields of encoders/<name>.json: {bpe_ranks, special_tokens, pat_str}. */
+/** The fields of encoders/<name>.json: {bpe_ranks, special_tokens, pat_str}, and normalizer ("NFC") for some. */
 export async function fetchEncoderTable(name, assets = site()) {
   return (await assets.response(`encoders/${name}.json`)).json();
 }
@@ -173,7 +173,8 @@ export async function bootEngine(progress = () => {}, assets = site(), snapshots
     if (!encoders.has(name)) {
       const loading = (async () => {
         const { table, encoder } = await (name === defaultEncoding ? firstEncoder : buildEncoder(name));
-        glue.provide_encoder(name, encoder, table.bpe_ranks, (source) => encoder.encode_ordinary(source.text));
+        // A normalizing table (Qwen's "NFC") is normalized by Python, which also maps the offsets back.
+        glue.provide_encoder(name, encoder, table.bpe_ranks, (source) => encoder.encode_ordinary(source.text), table.normalizer ?? "");
       })();
       loading.catch(() => encoders.delete(name));
       encoders.set(name, loading);

@@ -26,13 +26,14 @@ class JsText(str):
     source: Any
 
 
-def provide_encoder(name: str, encoder: Any, bpe_ranks: str, encode_source: Any) -> None:
+def provide_encoder(name: str, encoder: Any, bpe_ranks: str, encode_source: Any, normalizer: str = "") -> None:
     """Register the WASM ``Tiktoken`` the worker built for ``name`` from ``bpe_ranks``.
 
     ``encode_source(source)`` is the worker's function that encodes a ``{text}`` wrapper's
-    JS string with the same encoder.
+    JS string with the same encoder; ``normalizer`` is the table's (``"NFC"`` for Qwen):
+    Python normalizes, so a text not in NFC never reaches ``encode_source``.
     """
-    REGISTRY.provide(name, lambda: WasmTokenizer(name, encoder, bpe_ranks, encode_source))
+    REGISTRY.provide(name, lambda: WasmTokenizer(name, encoder, bpe_ranks, encode_source, normalizer or ""))
 
 
 def warm(name: str, sample: str) -> int:

@@ -424,7 +424,7 @@ def prepare_and_run(text: str, sizing: Sizing, run: Callable[[Any, Structure], G
             cuts.append(cut)
     cuts.append(len(text))
     compact = len(text) >= 4 * _ARRAY_ENDS_FROM  # about as many tokens as the one-piece rule
-    pieces: SimpleQueue = SimpleQueue()  # (index, ids) in order, then None
+    pieces: SimpleQueue = SimpleQueue()  # (index, ids, the piece's text) in order, then None
     steps: SimpleQueue = SimpleQueue()  # ("step", step)..., then ("done", result) or ("failed", error)
     # The scan starts once this thread is about to encode: begun at once, it would hold the
     # GIL while Thread.start() waits for it, and this thread would get the GIL back only
@@ -437,8 +437,8 @@ def prepare_and_run(text: str, sizing: Sizing, run: Callable[[Any, Structure], G
         piece = pieces.get()
         if piece is None:
             raise RagchunkError("text", "the text was not encoded to its end: the encoding thread stopped")
-        index, ids = piece
-        ends.extend(tokenizer.ends_of(ids, cuts[index], compact))
+        index, ids, source = piece
+        ends.extend(tokenizer.ends_of(ids, cuts[index], compact, source))
         return cuts[index + 1]
 
     def work() -> None:
@@ -464,7 +464,7 @@ def prepare_and_run(text: str, sizing: Sizing, run: Callable[[Any, Structure], G
             for index in range(len(cuts) - 1):
                 piece = text[cuts[index] : cuts[index + 1]]
                 encoding.set()
-                pieces.put((index, tokenizer.encode(piece)))
+                pieces.put((index, tokenizer.encode(piece), piece))
         finally:
             encoding.set()
             pieces.put(None)

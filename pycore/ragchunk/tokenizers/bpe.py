@@ -1,7 +1,7 @@
 """Byte-level BPE encodings: tiktoken on CPython, tiktoken's WASM build in the browser.
 
 OpenAI's encodings and the open LLMs' whose ``tokenizer.json`` tiktoken's engine can run
-(Llama 3: :mod:`ragchunk.tables.llms`). Both adapters read the same rank files
+(Llama 3, Qwen: :mod:`ragchunk.tables.llms`). Both adapters read the same rank files
 (``encoders/<name>.json`` of the npm ``tiktoken`` package, or one derived in that format,
 shipped in ``ragchunk/tables/data/``), so CPython and the page give identical ids. A rank file's ``bpe_ranks`` field holds lines of ``<marker> <first rank> <base64
 token> ...``; the i-th token on a line has rank ``first + i``.
@@ -11,8 +11,15 @@ belongs, for ``ends``, to the token that holds its first byte, so summing per to
 many characters start in it" gives every token's code-point end with no byte offsets at
 all; a token that begins with a continuation byte starts one character earlier.
 
+Normalization: a rank file with ``"normalizer": "NFC"`` (Qwen) encodes the NFC of the text.
+An NFC text (one check in C) is encoded as it is; any other is normalized by
+:func:`ragchunk.tokenizers.nfc.nfc_map`, and the offsets found in the normal text are mapped
+back to the original's code points (a token inside a combining sequence NFC rewrote gets
+the whole sequence). Offsets then need the text as well as the ids: ``encoded_from_ids``
+and ``ends_of`` take it.
+
 Cut points (see :mod:`ragchunk.tokenizers.base`): no pre-tokenizer piece of cl100k, o200k,
-p50k, r50k or llama3 (cl100k's regex) runs over
+p50k, r50k, llama3 (cl100k's regex) or qwen2 (cl100k's with single digits) runs over
 - a line break that follows a non-space and is followed by a visible ASCII character
   other than ``/`` (the cut is just after the line break; after whitespace it is not one:
   r50k and p50k read ``"\\n\\n"`` at the end of a text as one piece but ``"\\n" "\\n"``
@@ -20,7 +27,9 @@ p50k, r50k or llama3 (cl100k's regex) runs over
 - a single space between a visible ASCII character and an ASCII letter (the cut is just
   before the space: the space starts the next piece whatever follows the letter).
 The pieces on either side are then encoded on their own, so the ids split there
-(property-tested on every encoding, for every slice around a cut).
+(property-tested on every encoding, for every slice around a cut). Both rules cut just
+before a space or an ASCII character, where NFC never composes, so they hold for the NFC
+of the text too (and the property tests include combining marks).
 """
 
 from __future__ import annotations
@@ -39,6 +48,10 @@ from typing import Any, NamedTuple
 from .. import tables
 from ..errors import RagchunkError
 from .catalog import CATALOG
+from .nfc import NfcMap, nfc, nfc_map
+
+#: The normalizers a rank file may name (``""``: none).
+NORMALIZERS = ("", "NFC")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +62,13 @@ class RankFile:
     pat_str: str
     special_tokens: dict[str, int]
     bpe_ranks: str
+    normalizer: str = ""
 
     @classmethod
     def from_json(cls, name: str, text: str | bytes) -> RankFile:
         """Read the JSON text of ``encoders/<name>.json``."""
         data = json.loads(text)
-        return cls(name, data["pat_str"], dict(data["special_tokens"]), data["bpe_ranks"])
+        return cls(name, data["pat_str"], dict(data["special_tokens"]), data["bpe_ranks"], data.get("normalizer", ""))
 
 
 def rank_file(name: str) -> RankFile:
@@ -157,12 +171,16 @@ def token_ends(ids: Any, counts: Sequence[int], offset: int = 0, compact: bool =
 
 
 class _Starts(Sequence):
-    """``starts[i]`` of a BPE encoding, computed when asked (only windows read a few)."""
+    """``starts[i]`` of a BPE encoding, computed when asked (only windows read a few).
 
-    __slots__ = ("_continued", "_ends", "_ids")
+    With ``normal`` (the text was not in NFC), ``ends`` are offsets in its normal form and
+    each start is mapped back to the original text.
+    """
 
-    def __init__(self, ids: Sequence[int], ends: Sequence[int], continued: bytes) -> None:
-        self._ids, self._ends, self._continued = ids, ends, continued
+    __slots__ = ("_continued", "_ends", "_ids", "_normal")
+
+    def __init__(self, ids: Sequence[int], ends: Sequence[int], continued: bytes, normal: NfcMap | None = None) -> None:
+        self._ids, self._ends, self._continued, self._normal = ids, ends, continued, normal
 
     def __len__(self) -> int:
         return len(self._ids)
@@ -175,7 +193,8 @@ class _Starts(Sequence):
         if not 0 <= index < len(self):
             raise IndexError(index)
         before = self._ends[index - 1] if index else 0
-        return before - self._continued[self._ids[index]]
+        start = before - self._continued[self._ids[index]]
+        return start if self._normal is None else self._normal.start_of(start)
 
 
 class Encoded(NamedTuple):
@@ -304,30 +323,57 @@ def _once(build: Callable[[], TokenTables]) -> Callable[[], TokenTables]:
 
 
 class _Bpe:
-    """What both adapters share: token offsets from the per-token tables, and the cut rules."""
+    """What both adapters share: token offsets from the per-token tables, normalization, and the cut rules.
+
+    ``normalizer`` is the rank file's (``"NFC"`` or ``""``); raises ValueError for another.
+    """
 
     exact = True
     special_tokens = 0
 
-    def __init__(self, name: str, tables_of: Callable[[], TokenTables]) -> None:
+    def __init__(self, name: str, tables_of: Callable[[], TokenTables], normalizer: str = "") -> None:
+        if normalizer not in NORMALIZERS:
+            raise ValueError(f"normalizer ({normalizer}) of encoding {name} is not supported: only NFC or none")
         self.name = name
+        self.normalizer = normalizer
         self._tables = _once(tables_of)
 
-    def encode(self, text: str) -> Sequence[int]:
+    def _encode_normal(self, text: str) -> Sequence[int]:
+        """The ids of ``text``, already normalized."""
         raise NotImplementedError
 
-    def encode_with_offsets(self, text: str) -> Encoded:
-        return self.encoded_from_ids(self.encode(text))
+    def encode(self, text: str) -> Sequence[int]:
+        return self._encode_normal(nfc(text) if self.normalizer else text)
 
-    def encoded_from_ids(self, ids: Sequence[int]) -> Encoded:
-        """The :class:`Encoded` of a whole text from its ids alone (BPE offsets follow from the ids)."""
+    def encode_with_offsets(self, text: str) -> Encoded:
+        normal = nfc_map(text) if self.normalizer else None
+        if normal is None:
+            return self.encoded_from_ids(self._encode_normal(text), text)
+        return self._mapped(self._encode_normal(normal.text), normal)
+
+    def encoded_from_ids(self, ids: Sequence[int], text: str) -> Encoded:
+        """The :class:`Encoded` of ``text`` from its ids (BPE offsets follow from the ids, and
+        from the text only where normalization changed it)."""
+        normal = nfc_map(text) if self.normalizer else None
+        if normal is not None:
+            return self._mapped(ids, normal)
         made = self._tables()
         ends = token_ends(ids, made.code_points, 0, len(ids) >= ARRAY_ENDS_FROM)
         return Encoded(ids, _Starts(ids, ends, made.continued), ends)
 
-    def ends_of(self, ids: Sequence[int], offset: int = 0, compact: bool = False) -> list[int] | array:
-        """Token ends of ``ids`` encoded from a text that starts at ``offset`` (see :func:`token_ends`)."""
-        return token_ends(ids, self._tables().code_points, offset, compact)
+    def _mapped(self, ids: Sequence[int], normal: NfcMap) -> Encoded:
+        """The :class:`Encoded` of a text whose normal form ``normal`` has the tokens ``ids``."""
+        made = self._tables()
+        normal_ends = token_ends(ids, made.code_points, 0, len(ids) >= ARRAY_ENDS_FROM)
+        return Encoded(ids, _Starts(ids, normal_ends, made.continued, normal), normal.ends(normal_ends))
+
+    def ends_of(self, ids: Sequence[int], offset: int = 0, compact: bool = False, text: str = "") -> list[int] | array:
+        """Token ends of ``ids`` encoded from ``text``, which starts at ``offset`` in the
+        document (see :func:`token_ends`; ``text`` is read only by a normalizing encoding)."""
+        normal = nfc_map(text) if self.normalizer else None
+        if normal is None:
+            return token_ends(ids, self._tables().code_points, offset, compact)
+        return normal.ends(token_ends(ids, self._tables().code_points, 0, compact), offset)
 
     def next_cut(self, text: str, at: int, stop: int) -> int | None:
         return next_cut(text, at, stop)
@@ -344,15 +390,15 @@ class TiktokenTokenizer(_Bpe):
 
     releases_gil = True
 
-    def __init__(self, name: str, encoding: Any, tables_of: Callable[[], TokenTables]) -> None:
-        super().__init__(name, tables_of)
+    def __init__(self, name: str, encoding: Any, tables_of: Callable[[], TokenTables], normalizer: str = "") -> None:
+        super().__init__(name, tables_of, normalizer)
         self._encoding = encoding
 
-    def encode(self, text: str) -> list[int]:
+    def _encode_normal(self, text: str) -> list[int]:
         return self._encoding.encode_ordinary(text)
 
     def count(self, text: str) -> int:
-        return len(self._encoding.encode_ordinary(text))
+        return len(self._encoding.encode_ordinary(nfc(text) if self.normalizer else text))
 
     def decode(self, tokens: Iterable[int]) -> str:
         return self._encoding.decode(list(tokens), errors="replace")
@@ -399,30 +445,38 @@ class WasmTokenizer(_Bpe):
     """Browser adapter around the npm tiktoken WASM ``Tiktoken`` object the worker made.
 
     ``encoder`` is a Pyodide proxy of that object; ``bpe_ranks`` is the table text it was
-    built from (read here only for the per-token offset tables). ``encode_source``
-    encodes a text that still has its JavaScript original (a ``browser.JsText``) without
-    copying it back to JavaScript.
+    built from (read here only for the per-token offset tables), ``normalizer`` the table's.
+    ``encode_source`` encodes a text that still has its JavaScript original (a
+    ``browser.JsText``) without copying it back to JavaScript. A normalizing encoding
+    normalizes here, in Python, what is not in NFC (then the Python copy goes to the encoder):
+    one normalizer decides both the ids and their offsets.
     """
 
     releases_gil = False
 
-    def __init__(self, name: str, encoder: Any, bpe_ranks: str, encode_source: Any = None) -> None:
-        super().__init__(name, lambda: token_tables(bpe_ranks))
+    def __init__(self, name: str, encoder: Any, bpe_ranks: str, encode_source: Any = None,
+                 normalizer: str = "") -> None:
+        super().__init__(name, lambda: token_tables(bpe_ranks), normalizer)
         self._encoder = encoder
         self._encode_source = encode_source
 
     def _ids(self, text: str) -> Any:
+        """The ids of ``text``, already normalized (a JS array)."""
         check_runs(text)
         source = getattr(text, "source", None)
         if source is not None and self._encode_source is not None:
             return self._encode_source(source)
         return self._encoder.encode_ordinary(text)
 
-    def encode(self, text: str) -> Sequence[int]:
+    def _normal(self, text: str) -> str:
+        # nfc() hands back the very object when the text is in NFC, so a JsText keeps its source.
+        return nfc(text) if self.normalizer else text
+
+    def _encode_normal(self, text: str) -> Sequence[int]:
         return self._ids(text).to_memoryview()
 
     def count(self, text: str) -> int:
-        return self._ids(text).length
+        return self._ids(self._normal(text)).length
 
     def decode(self, tokens: Iterable[int]) -> str:
         from js import Uint32Array  # only inside Pyodide
@@ -440,4 +494,4 @@ def load(name: str) -> TiktokenTokenizer:
         ranks.name, pat_str=ranks.pat_str, mergeable_ranks=mergeable_ranks(ranks.bpe_ranks),
         special_tokens=ranks.special_tokens,
     )
-    return TiktokenTokenizer(name, encoding, lambda: token_tables(ranks.bpe_ranks))
+    return TiktokenTokenizer(name, encoding, lambda: token_tables(ranks.bpe_ranks), ranks.normalizer)

@@ -5,7 +5,7 @@ Everything else is a view of :data:`CATALOG`: the encodings a person may choose
 (:data:`OPEN_TOKENIZERS`), the names a message lists, and which module builds each one.
 
 >>> [entry.family for entry in CATALOG.values()]
-['bpe', 'bpe', 'bpe', 'bpe', 'bpe', 'wordpiece', 'unigram']
+['bpe', 'bpe', 'bpe', 'bpe', 'bpe', 'bpe', 'wordpiece', 'unigram']
 >>> CATALOG["llama3"].tables
 ('llama3',)
 >>> OPEN_TOKENIZERS["bert-base-uncased"][1]
@@ -44,6 +44,7 @@ CATALOG: dict[str, TokenizerEntry] = {
         TokenizerEntry("p50k_base", "bpe", "Codex, text-davinci-002/003", ("tiktoken-p50k_base",)),
         TokenizerEntry("r50k_base", "bpe", "GPT-3 (davinci), GPT-2", ("tiktoken-r50k_base",)),
         TokenizerEntry("llama3", "bpe", "Llama 3, 3.1, 3.2, 3.3 (Meta)", ("llama3",)),
+        TokenizerEntry("qwen2", "bpe", "Qwen2, Qwen2.5, Qwen3 (Alibaba; text normalized to NFC first)", ("qwen2",)),
         TokenizerEntry("bert-base-uncased", "wordpiece",
                        "WordPiece, uncased (all-MiniLM, bge-*-en-v1.5, e5-*-v2, gte-*, nomic-embed-text)",
                        ("bert-uncased-vocab", "bert-uncased-chars")),
