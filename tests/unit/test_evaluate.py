@@ -155,6 +155,23 @@ def test_bm25_scores_as_lucene_does():
     assert terms("The running dogs") == ["run", "dog"]
 
 
+def test_bm25_stems_with_the_pure_python_stemmer_even_beside_pystemmer(monkeypatch):
+    """snowballstemmer.stemmer() returns PyStemmer's C stemmer when it is installed, and its
+    stems differ ("international"): the index always uses the pure-Python one the page has."""
+    import snowballstemmer
+
+    from ragchunk.evaluate import bm25
+
+    class Foreign:
+        def stemWords(self, words):  # noqa: N802 - snowballstemmer's name
+            return ["foreign"] * len(words)
+
+    monkeypatch.setattr(snowballstemmer, "stemmer", lambda lang: Foreign())
+    monkeypatch.setattr(bm25, "_stemmer", None)
+    monkeypatch.setattr(bm25, "_stems", {})
+    assert terms("international relations") == ["intern", "relat"]
+
+
 def test_bm25_ranks_and_scores_alike_on_cpython_and_in_pyodide(tmp_path):
     root = Path(__file__).resolve().parents[2]
     node = shutil.which("node")

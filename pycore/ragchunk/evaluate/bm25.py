@@ -4,8 +4,8 @@ Lucene's BM25 (as bm25s's ``method="lucene"``): a chunk's score for a query is t
 the query's terms ``t`` of ``idf(t) · tf / (tf + k1 · (1 − b + b · |chunk| / avg |chunk|))``
 with ``idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))``, ``k1 = 1.5``, ``b = 0.75``. Terms are
 the lowercase runs of two or more word characters (``\\w\\w+``), without Lucene's English
-stop words, stemmed by the Snowball English stemmer (the pure-Python ``snowballstemmer``,
-the same algorithm as PyStemmer's). Ties keep the chunks' order, so every run ranks alike.
+stop words, stemmed by the Snowball English stemmer (the pure-Python ``snowballstemmer``'s
+own English stemmer, never PyStemmer's C build, whose stems differ for some words). Ties keep the chunks' order, so every run ranks alike.
 
 >>> index = BM25(["The cat sat on the mat.", "Dogs bark at night.", "A dog barked twice."])
 >>> index.top("barking dogs", 3)
@@ -42,7 +42,11 @@ def _stem_words(words: list[str]) -> list[str]:
             except ImportError:
                 raise RagchunkError("extra", 'snowballstemmer is not installed: pip install "ragchunk[evaluate]"',
                                     "extra_missing", {"module": "snowballstemmer", "extra": "evaluate"}) from None
-            _stemmer = snowballstemmer.stemmer("english")
+            # Its pure-Python English stemmer, always: snowballstemmer.stemmer() hands back
+            # PyStemmer's C build when that is installed, whose older Snowball stems some words
+            # otherwise ("international": "internat" against "intern"), so CPython would rank
+            # unlike the page.
+            _stemmer = snowballstemmer.EnglishStemmer()
         _stems.update(zip(new, _stemmer.stemWords(new)))
     return [_stems[word] for word in words]
 
