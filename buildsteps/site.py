@@ -121,6 +121,9 @@ def page_values() -> dict[str, str]:
     values.update({
         # A data-i18n-html text: the catalogs' markup is ours.
         "how.example": english_example(),
+        # The tools' "same in Python and on the command line" box (web/ui/code-export.html;
+        # no .html of web/ ships as a file of its own).
+        "code_export": (WEB / "ui" / "code-export.html").read_text(encoding="utf-8").rstrip("\n"),
         "result.chunks": f"{result.chunks:,}",
         "result.total_tokens": f"{result.total_tokens:,}",
         "result.repeated_tokens": f"{result.repeated_tokens:,}",
