@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Speed of the open LLMs' encodings (ragchunk.tables.llms: llama3, qwen2) against tiktoken's
+"""Speed of the open LLMs' encodings (ragchunk.tables.llms: llama3, qwen2, deepseek) against tiktoken's
 cl100k_base on the same text in the same run, on CPython: ``count`` (tiktoken's
 ``encode_ordinary``) and ``encode_with_offsets``, median of ``--runs``, and each as a ratio
 of cl100k_base's time (above 1: slower). Construction (rank file -> encoder) is timed once.

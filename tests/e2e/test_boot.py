@@ -109,7 +109,7 @@ def test_first_visit_fetches_what_the_first_count_needs_and_the_offline_copy_aft
     # ... and nothing that count does not need: no other encoding, no model table, no reader, no service worker.
     unneeded = [path for path in first if path.startswith(("/assets/tables/", "/assets/wheels/pypdf"))
                 or path.endswith(("o200k_base.json", "p50k_base.json", "r50k_base.json", "llama3.json", "qwen2.json",
-                                 "/sw.js", "offline.html"))]
+                                 "deepseek.json", "/sw.js", "offline.html"))]
     assert unneeded == []
     # The rest of the offline copy comes after, through the service worker.
     assert "/sw.js" in after

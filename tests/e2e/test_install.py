@@ -59,7 +59,7 @@ def test_the_network_really_is_blocked(installed, tmp_path):
     assert probe.returncode != 0 and "network blocked" in probe.stderr
 
 
-@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base", "p50k_base", "r50k_base", "llama3", "qwen2",
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base", "p50k_base", "r50k_base", "llama3", "qwen2", "deepseek",
                                       "bert-base-uncased", "xlm-roberta"])
 def test_tokens_preview_and_split_need_no_network(installed, tmp_path, encoding):
     sys.path.insert(0, str(ROOT / "pycore"))

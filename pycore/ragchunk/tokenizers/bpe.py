@@ -1,7 +1,7 @@
 """Byte-level BPE encodings: tiktoken on CPython, tiktoken's WASM build in the browser.
 
 OpenAI's encodings and the open LLMs' whose ``tokenizer.json`` tiktoken's engine can run
-(Llama 3, Qwen: :mod:`ragchunk.tables.llms`). Both adapters read the same rank files
+(Llama 3, Qwen, DeepSeek: :mod:`ragchunk.tables.llms`). Both adapters read the same rank files
 (``encoders/<name>.json`` of the npm ``tiktoken`` package, or one derived in that format,
 shipped in ``ragchunk/tables/data/``), so CPython and the page give identical ids. A rank file's ``bpe_ranks`` field holds lines of ``<marker> <first rank> <base64
 token> ...``; the i-th token on a line has rank ``first + i``.
@@ -19,7 +19,8 @@ the whole sequence). Offsets then need the text as well as the ids: ``encoded_fr
 and ``ends_of`` take it.
 
 Cut points (see :mod:`ragchunk.tokenizers.base`): no pre-tokenizer piece of cl100k, o200k,
-p50k, r50k, llama3 (cl100k's regex) or qwen2 (cl100k's with single digits) runs over
+p50k, r50k, llama3 (cl100k's regex), qwen2 (cl100k's with single digits) or deepseek (its
+own, folded from three Splits) runs over
 - a line break that follows a non-space and is followed by a visible ASCII character
   other than ``/`` (the cut is just after the line break; after whitespace it is not one:
   r50k and p50k read ``"\\n\\n"`` at the end of a text as one piece but ``"\\n" "\\n"``

@@ -45,6 +45,7 @@ CATALOG: dict[str, TokenizerEntry] = {
         TokenizerEntry("r50k_base", "bpe", "GPT-3 (davinci), GPT-2", ("tiktoken-r50k_base",)),
         TokenizerEntry("llama3", "bpe", "Llama 3, 3.1, 3.2, 3.3 (Meta)", ("llama3",)),
         TokenizerEntry("qwen2", "bpe", "Qwen2, Qwen2.5, Qwen3 (Alibaba; text normalized to NFC first)", ("qwen2",)),
+        TokenizerEntry("deepseek", "bpe", "DeepSeek-V4, DeepSeek-V3, R1 (one vocabulary)", ("deepseek",)),
         TokenizerEntry("bert-base-uncased", "wordpiece",
                        "WordPiece, uncased (all-MiniLM, bge-*-en-v1.5, e5-*-v2, gte-*, nomic-embed-text)",
                        ("bert-uncased-vocab", "bert-uncased-chars")),
