@@ -3,9 +3,10 @@
 :func:`ragchunk.plan_context` of the page's defaults (``PAGE_DEFAULTS``), said in English as
 web/tools/planner/tool.js says a plan (en.json's words, numbers as Intl writes them in
 en-US): the rows of the parts table, Left, the largest k and chunk size, the costs, and the
-bar. The build's Python has no tiktoken: the default LLM's encoding counts the template
-under Node with the page's own engine (npm tiktoken's WASM, count_tokens.mjs), given to the
-core as that encoding's tokenizer. The site's Content-Security-Policy (policy.py: style-src 'self') refuses style
+bar. When the build's Python has no tiktoken (python3 build.py build), the default LLM's
+encoding counts the template under Node with the page's own engine (npm tiktoken's WASM,
+count_tokens.mjs), given to the core as that encoding's tokenizer; a Python with tiktoken
+(the tests' build) counts with it, and its registry is left as it was. The site's Content-Security-Policy (policy.py: style-src 'self') refuses style
 attributes, so the bar is an SVG whose rects take their widths as attributes; tool.js
 replaces all of it on its first render, in the page's language.
 """
@@ -13,6 +14,7 @@ replaces all of it on its first render, in the page's language.
 from __future__ import annotations
 
 import html
+import importlib.util
 import json
 import re
 import subprocess
@@ -136,7 +138,8 @@ def planner_values() -> dict[str, str]:
 
     d = PAGE_DEFAULTS
     llm = get_llm(str(d["llm"]))
-    REGISTRY.provide(llm.counted_by, lambda: NodeCounter(llm.counted_by))
+    if importlib.util.find_spec("tiktoken") is None:
+        REGISTRY.provide(llm.counted_by, lambda: NodeCounter(llm.counted_by))
     plan = plan_context(llm, system=d["system"], tools=d["tools"], history=(d["turns"], d["turn_tokens"]),
                         question=d["question"], k=d["k"], chunk_tokens=d["chunk_tokens"], template=str(d["template"]),
                         answer=d["answer"])
