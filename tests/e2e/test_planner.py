@@ -283,6 +283,14 @@ def test_a_window_of_ones_own(page):
     assert page.inner_text("#over-warning") == (
         f"It does not fit: in the window of 8,192 tokens you gave {llm.name}, the part “Retrieved context” passes"
         f" it by {-over.left:,} tokens. Make it smaller, or give the model a larger window.")
+    # The snippets give the same plan, in the window given.
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "pycore")}
+    python = subprocess.run([sys.executable, "-c", page.text_content("#python-snippet")], env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert python.stdout.split()[:3] == [str(over.left), str(over.max_k), str(over.max_chunk_size)], python.stderr
+    command = subprocess.run([sys.executable, *shlex.split(page.text_content("#cli-snippet"))[1:]], env=env,
+                             capture_output=True, text=True, timeout=60)
+    assert command.returncode == 2 and "llama-3.1-8b's window of 8,192 tokens" in command.stderr, command.stderr
     # A window smaller than the answer is refused, naming the answer; a bad window names the window.
     page.fill("#window", "900")
     assert page.inner_text("#answer-error") == ("answer (1,000 tokens) is larger than the window (900): reserve less"
