@@ -18,6 +18,7 @@ from .common import DIST, NODE_MODULES, PYCORE, ROOT, WEB, core_on_path, log
 from .models import ON_DEMAND, write_model_assets
 from .npm import PYODIDE_FILES, TIKTOKEN_FILES, ensure_npm
 from .offline import OFFLINE_FILE, OFFLINE_FOLDER, write_offline_file
+from .planner_page import planner_values
 from .policy import SITE_POLICY, with_policy_meta
 from .tables import encoder_tables, notice_path, pypi_archive, prepare_tables, table_catalog, table_path, table_source
 from .wheel import build_wheel, site_wheel
@@ -168,6 +169,8 @@ def page_values() -> dict[str, str]:
             for model in spec["models"]
         ),
     })
+    # The planner's default budget, written as its page says it in English.
+    values.update(planner_values())
     return values
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from pages import CalculatorPage, SplitterPage, wait_language
 from ragchunk import get_tokenizer, plan, split, windows
+from ragchunk.llms import get_llm
 from ragchunk.results.records import to_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -272,7 +273,7 @@ def test_splitter_escape_cancels_and_the_language_switches(page, clipboard):
     assert page.inner_text("#list-title") == CATALOGS["hi"]["split.list_title"]
 
 
-PLAN_FORM = ("#llm", "#system", "#system-text", "#tools", "#tools-text", "#turns", "#turn_tokens", "#history-text",
+PLAN_FORM = ("#llm", "#window", "#system", "#system-text", "#tools", "#tools-text", "#turns", "#turn_tokens", "#history-text",
              "#question", "#question-text", "#k", "#chunk_size", "#template", "#source", "#answer", "#input_price",
              "#output_price")
 
@@ -285,7 +286,9 @@ def test_planner_by_keyboard(page, clipboard):
     page.keyboard.press("ArrowDown")  # the next LLM of the list
     chosen = page.input_value("#llm")
     assert chosen != "gpt-4.1"
-    keys.walk(*PLAN_FORM[1:3])
+    # The window beside the LLM follows it (nobody typed one).
+    assert page.input_value("#window") == str(get_llm(chosen).window)
+    keys.walk(*PLAN_FORM[1:4])
     keys.paste("Answer from the sources.")
     page.wait_for_selector("#system-count:has-text('counted exactly')")
     assert page.is_disabled("#system"), "the pasted prompt is the part: its count takes no typing"

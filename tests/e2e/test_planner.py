@@ -19,6 +19,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
+
 from conftest import watched_page
 from pages import CalculatorPage, wait_language
 from ragchunk import RagchunkError, get_tokenizer, plan_context
@@ -50,6 +52,11 @@ def money(value: float) -> str:
         return f"${exact.quantize(Decimal('0.01'), ROUND_HALF_UP):,}"
     rounded = exact.quantize(Decimal(1).scaleb(exact.adjusted() - 2), ROUND_HALF_UP)
     return f"${rounded.normalize():f}"
+
+
+def percent(tokens: int, window: int) -> str:
+    """A share of the window as the English page writes it (Intl: one decimal, rounded half up): "0.1 %"."""
+    return f"{Decimal(repr(tokens / window * 100)).quantize(Decimal('0.1'), ROUND_HALF_UP)} %"
 
 
 def digits(text: str) -> int:
@@ -244,3 +251,115 @@ def test_the_other_tools_link_to_the_planner_with_their_chunk_size(page):
     page.wait_for_selector('#plan-results[data-source="core"]')
     assert page.input_value("#llm") == "gpt-4o" and page.input_value("#answer") == "2000"
     assert page.inner_text("#r-left") == shown == f"{defaults('gpt-4o', k=4, chunk_tokens=600, answer=2000).left:,}"
+
+
+def test_a_window_of_ones_own(page):
+    """A server's window (vLLM --max-model-len, Ollama num_ctx) replaces the LLM's: in the budget, the
+    warning, the link and the snippets; it stays when another LLM is chosen, and a reload keeps it."""
+    open_planner(page, "?llm=llama-3.1-8b")
+    llm = get_llm("llama-3.1-8b")
+    assert page.input_value("#window") == str(llm.window)
+    assert "num_ctx" in page.inner_text("#window-hint")
+    bar = "els => els.map(e => [e.classList[1], e.style.width])"
+    before = page.eval_on_selector_all("#window-bar .segment", bar)
+    settle(page, lambda: page.fill("#window", "8192"))
+    own = defaults("llama-3.1-8b", window=8192)
+    assert own.fits and own.max_k < defaults("llama-3.1-8b").max_k
+    assert page.inner_text("#r-left") == f"{own.left:,}"
+    assert page.inner_text("#r-max-k") == f"{own.max_k:,}"
+    assert page.inner_text("#r-max-size") == f"{own.max_chunk_size:,} tokens"
+    assert page.inner_text("#parts-caption").startswith(f"{llm.name}: 8,192 tokens, of which")
+    # The bar is the new window's: what is left is its share of 8,192.
+    after = dict(page.eval_on_selector_all("#window-bar .segment", bar))
+    assert after != dict(before)
+    assert float(after["part-left"].removesuffix("%")) == pytest.approx(own.left / 8192 * 100, abs=0.001)
+    assert parse_qs(urlsplit(page.url).query)["window"] == ["8192"]
+    assert "window=8192" in page.text_content("#python-snippet")
+    assert " --window 8192" in page.text_content("#cli-snippet")
+    # Twice the chunks that fit: the part that passes the window is named, with the window given.
+    settle(page, lambda: page.fill("#k", str(own.max_k * 2)))
+    over = defaults("llama-3.1-8b", window=8192, k=own.max_k * 2)
+    assert over.over == "retrieved context"
+    assert page.inner_text("#over-warning") == (
+        f"It does not fit: in the window of 8,192 tokens you gave {llm.name}, the part “Retrieved context” passes"
+        f" it by {-over.left:,} tokens. Make it smaller, or give the model a larger window.")
+    # The snippets give the same plan, in the window given.
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "pycore")}
+    python = subprocess.run([sys.executable, "-c", page.text_content("#python-snippet")], env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert python.stdout.split()[:3] == [str(over.left), str(over.max_k), str(over.max_chunk_size)], python.stderr
+    command = subprocess.run([sys.executable, *shlex.split(page.text_content("#cli-snippet"))[1:]], env=env,
+                             capture_output=True, text=True, timeout=60)
+    assert command.returncode == 2 and "llama-3.1-8b's window of 8,192 tokens" in command.stderr, command.stderr
+    # A window smaller than the answer is refused, naming the answer; a bad window names the window.
+    page.fill("#window", "900")
+    assert page.inner_text("#answer-error") == ("answer (1,000 tokens) is larger than the window (900): reserve less"
+                                                " for the answer, or choose a model with a larger window")
+    page.fill("#window", "0")
+    assert page.inner_text("#window-error") == "window (0) must be at least 1: enter a larger number"
+    assert page.get_attribute("#window", "aria-invalid") == "true"
+    settle(page, lambda: page.fill("#window", "8192"))
+    # A reload from the link shows the same plan, the window kept.
+    page.goto(page.url)
+    page.wait_for_selector('#plan-results[data-source="core"]')
+    assert page.input_value("#window") == "8192"
+    assert page.inner_text("#r-left") == f"{over.left:,}"
+    # Another LLM keeps the typed window.
+    settle(page, lambda: page.select_option("#llm", "gpt-4o"))
+    assert page.input_value("#window") == "8192"
+    mine = defaults("gpt-4o", window=8192, k=own.max_k * 2)
+    assert page.inner_text("#r-left") == f"{mine.left:,}"
+    assert parse_qs(urlsplit(page.url).query)["window"] == ["8192"]
+    # The LLM's own window again: the link leaves it out, and the next LLM's window follows.
+    settle(page, lambda: page.fill("#window", "128000"))
+    assert "window" not in parse_qs(urlsplit(page.url).query)
+    assert "window=" not in page.text_content("#python-snippet")
+    settle(page, lambda: page.select_option("#llm", "gpt-3.5-turbo"))
+    assert page.input_value("#window") == "16385"
+
+
+def test_the_default_budget_is_in_the_html_without_javascript(browser, base_url):
+    """The budget of the page's defaults, from plan_context at build time: there before (or without) any script."""
+    context = browser.new_context(base_url=base_url, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto("planner.html")
+        plan, llm = defaults(), get_llm(PAGE_DEFAULTS["llm"])
+        assert page.input_value("#window") == str(llm.window)
+        assert float(page.input_value("#input_price")) == llm.input_price
+        assert float(page.input_value("#output_price")) == llm.output_price
+        rows = page.eval_on_selector_all("#parts-table tbody tr", "rows => rows.map(r => [r.dataset.part,"
+                                         " ...[...r.cells].map(c => c.textContent)])")
+        names = {"system prompt": "System prompt", "tools": "Tools", "history": "History", "question": "Question",
+                 "retrieved context": "Retrieved context", "answer": "Answer"}
+        assert [row[1:3] for row in rows] == [[names[p.name], f"{p.tokens:,}"] for p in plan.parts]
+        share = {row[0]: row[3] for row in rows}
+        assert share == {key: percent(p.tokens, plan.window) for key, p in zip(share, plan.parts, strict=True)}
+        how = {row[0]: row[4] for row in rows}
+        assert how["history"] == "4 turns × 200"
+        assert how["retrieved"] == f"{plan.k} × ({plan.chunk_tokens} + {plan.template_tokens} of template)"
+        assert page.inner_text("#r-left") == f"{plan.left:,}"
+        assert page.inner_text("#r-max-k") == f"{plan.max_k:,}"
+        assert page.inner_text("#r-max-size") == f"{plan.max_chunk_size:,} tokens"
+        assert page.inner_text("#r-cost") == money(plan.cost_per_request)
+        assert page.inner_text("#r-cost-1000") == money(plan.cost_per_1000)
+        assert page.inner_text("#parts-caption") == (f"GPT-4.1: {plan.window:,} tokens, of which {plan.used:,} used"
+                                                     f" ({percent(plan.used, plan.window)}).")
+        assert page.inner_text("#r-left-share") == percent(plan.left, plan.window)
+        assert page.is_hidden("#over-warning")
+        # The bar: a rect a part that has tokens, in order, then what is left; widths as attributes
+        # (the CSP allows no style attribute), each part at least a sliver.
+        rects = page.eval_on_selector_all("#window-bar rect", "els => els.map(e => [e.classList[1],"
+                                          " parseFloat(e.getAttribute('x')), parseFloat(e.getAttribute('width'))])")
+        keys = {"system prompt": "part-system", "tools": "part-tools", "history": "part-history",
+                "question": "part-question", "retrieved context": "part-retrieved", "answer": "part-answer"}
+        assert [r[0] for r in rects] == [keys[p.name] for p in plan.parts if p.tokens] + ["part-left"]
+        for (_, x, width), (_, following, _) in zip(rects, rects[1:]):
+            assert following == pytest.approx(x + width, abs=0.002)
+        assert rects[-1][1] + rects[-1][2] == pytest.approx(100, abs=0.002)
+        for (_, _, width), part in zip(rects, [p for p in plan.parts if p.tokens]):
+            assert width == pytest.approx(max(part.tokens / plan.window * 100, 0.25), abs=0.001)
+        box = page.eval_on_selector("#window-bar rect.part-left", "e => e.getBoundingClientRect().width")
+        assert box > 0.9 * page.eval_on_selector("#window-bar", "e => e.getBoundingClientRect().width")
+    finally:
+        context.close()

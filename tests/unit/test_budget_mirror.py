@@ -3,8 +3,8 @@
 The page answers from the mirror while Python boots (issue 35), so both must give the same
 numbers: ``budget`` over thousands of generated cases (edge cases, parts larger than the
 window, no price, k or chunk size 0), and ``planCounts`` against :func:`ragchunk.plan_context`
-with every part given as tokens, for every LLM of the catalog (its checks included). The JS
-runs under Node, as the page's file is served.
+with every part given as tokens, for every LLM of the catalog, with its window or one of the
+person's own (its checks included). The JS runs under Node, as the page's file is served.
 """
 
 from __future__ import annotations
@@ -62,6 +62,11 @@ def plan_cases(rng: random.Random, llms: list[dict]) -> list[list]:
                 counts["inputPrice"], counts["outputPrice"] = rng.choice(PRICES[1:]), rng.choice(PRICES[1:])
             if rng.random() < 0.3:
                 counts["ratio"] = rng.choice([0.5, 1, 1.2, 1.37, 2, 99.5])
+            if rng.random() < 0.4:
+                # A server's own window (vLLM --max-model-len, Ollama num_ctx): often far below the model's.
+                own = rng.choice([1, 2048, 4096, 8192, 32_768, rng.randint(1, MAX_WINDOW)])
+                counts["window"] = own
+                counts["answer"] = rng.choice([0, min(own, 1000), rng.randint(0, own), own, own + 1])
             cases.append([llm, counts])
     return cases
 
@@ -72,7 +77,8 @@ def python_plan(llm: dict, counts: dict) -> dict:
         plan = plan_context(llm["id"], system=counts["system"], tools=counts["tools"], history=history,
                             question=counts["question"], k=counts["k"], chunk_tokens=counts["chunkTokens"],
                             answer=counts["answer"], input_price=counts.get("inputPrice"),
-                            output_price=counts.get("outputPrice"), ratio=counts.get("ratio"))
+                            output_price=counts.get("outputPrice"), ratio=counts.get("ratio"),
+                            window=counts.get("window"))
     except RagchunkError as err:
         return {"ok": False, "errors": [{"field": err.field, "code": err.code, "params": err.params}]}
     return {"ok": True, "result": plan.to_json()}
@@ -112,3 +118,9 @@ def test_the_js_mirror_gives_what_python_gives(tmp_path):
     codes = {error["code"] for answer in js["plans"] if not answer["ok"] for error in answer["errors"]}
     assert codes == {"answer_over_window", "answer_over_model"}
     assert sum(answer["ok"] and answer["result"]["estimate"] for answer in js["plans"]) > 100
+    # A window of one's own is the plan's window, and the answer is checked against it.
+    own = [(counts, answer) for (_, counts), answer in zip(plans, js["plans"], strict=True) if "window" in counts]
+    assert sum(answer["ok"] and answer["result"]["window"] == counts["window"] for counts, answer in own) > 100
+    assert any(answer["ok"] and answer["result"]["over"] is not None for _, answer in own)
+    assert any(not answer["ok"] and answer["errors"][0]["params"].get("window") == counts["window"]
+               for counts, answer in own)

@@ -138,6 +138,9 @@ def test_every_kind_answers_a_representative_request_with_what_the_protocol_says
                        "template": "Source: {source}\n{text}\n", "source": "guide.md", "answer": 1000})
     result("context", {"llm": "claude-haiku-4-5", "history": "user: hi\nassistant: hello", "question": "Why?",
                        "input_price": None, "output_price": 2})
+    own = result("context", {"llm": "llama-3.1-8b", "system": 1000, "k": 4, "chunk_tokens": 1000, "answer": 2000,
+                             "window": 8192})
+    assert own["window"] == 8192 and own["max_k"] == 5
     result("drop", {"doc": other})
     assert asked == set(KINDS)
 
@@ -212,7 +215,8 @@ def test_a_request_the_protocol_allows_is_never_refused_by_it():
                      "decimal_comma": False, "docs": ["d1"]}),
         ("context", {"llm": "gpt-4.1", "system": 500, "tools": "[]", "turns": 4, "turn_tokens": 200, "question": 50,
                      "k": 5, "chunk_tokens": 512, "template": "{text}", "source": "", "answer": 1000,
-                     "input_price": 2, "output_price": 8.5}),
+                     "input_price": 2, "output_price": 8.5, "window": None}),
+        ("context", {"llm": "llama-3.1-8b", "system": 500, "k": 5, "chunk_tokens": 512, "answer": 1000, "window": 8192}),
     ]
     for kind, payload in page:
         assert request_errors(kind, payload, None) == [], kind

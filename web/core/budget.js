@@ -70,14 +70,14 @@ function part(name, value) {
  * tokens per turn]; `templateTokens` the template's tokens ({text} left out),
  * `templateText` whether it has any text and `templateExact` false while the page only
  * estimates them (Python always counts them); `ratio` an estimated model's own (null: the
- * catalog's). Returns {ok: true, result} with the keys of
- * ContextPlan.to_json(), or {ok: false, errors: [{field, code, params}]} for an answer larger
- * than the window or than the model writes.
+ * catalog's); `window` the window a server runs the model with (null: the catalog's).
+ * Returns {ok: true, result} with the keys of ContextPlan.to_json(), or {ok: false, errors:
+ * [{field, code, params}]} for an answer larger than the window or than the model writes.
  */
 export function planCounts(llm, { system = 0, tools = 0, history = 0, question = 0, k = 0, chunkTokens = 0,
   templateTokens = 0, templateText = false, templateExact = true, answer, inputPrice = null, outputPrice = null,
-  ratio = null }) {
-  const size = llm.window;
+  ratio = null, window = null }) {
+  const size = window ?? llm.window;
   if (answer > size) {
     return { ok: false, errors: [{ field: "answer", code: "answer_over_window", params: { answer, window: size } }] };
   }

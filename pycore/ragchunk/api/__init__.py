@@ -404,8 +404,8 @@ class Workspace:
     def _context(self, payload: dict, document: object) -> Steps:
         """How ``llm``'s window is shared by one request (:func:`ragchunk.plan_context`): the
         system prompt, tools, history and question as text (counted) or tokens; history also as
-        ``turns`` × ``turn_tokens``; ``k`` chunks of ``chunk_tokens`` in ``template``; ``ratio``
-        replaces an estimated model's."""
+        ``turns`` × ``turn_tokens``; ``k`` chunks of ``chunk_tokens`` in ``template``; ``window``
+        replaces the LLM's (a server's own), ``ratio`` an estimated model's."""
         history = payload.get("history", 0)
         if "turns" in payload:
             history = (payload["turns"], payload.get("turn_tokens", 0))
@@ -413,7 +413,7 @@ class Workspace:
             str(payload["llm"]), system=payload.get("system", 0), tools=payload.get("tools", 0), history=history,
             question=payload.get("question", 0), k=payload.get("k", 0), chunk_tokens=payload.get("chunk_tokens", 0),
             template=str(payload.get("template", "")), source=str(payload.get("source", "")),
-            answer=payload.get("answer", DEFAULT_ANSWER_TOKENS), input_price=payload.get("input_price"),
+            answer=payload.get("answer", DEFAULT_ANSWER_TOKENS), window=payload.get("window"), input_price=payload.get("input_price"),
             output_price=payload.get("output_price"), ratio=payload.get("ratio"))
         return plan.to_json()
         yield

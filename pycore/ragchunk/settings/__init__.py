@@ -79,4 +79,5 @@ EXAMPLES: dict[str, str] = {
     "bins": "20",
     "jobs": "2",
     "k": "5",
+    "window": "8192",
 }

@@ -63,6 +63,10 @@ function readForm() {
     return raw.trim() ? attempt(() => readReal(field, raw, 0, LIMITS.price_per_million, true, comma, SPEC.examples.price_per_million)) : null;
   };
   const values = {};
+  // The window a server gives the model (vLLM --max-model-len, Ollama num_ctx); the LLM's unless typed.
+  values.window = attempt(() => readCount("window", $("window").value, 1, LIMITS.window, "tokens", comma,
+    SPEC.examples.window));
+  if (values.window === llm().window) values.window = null;
   for (const part of Object.keys(TEXT_PARTS)) {
     const text = textOf(part);
     if (text) values[part] = textCount(part, text);
@@ -223,8 +227,9 @@ function render(plan, source) {
   const warning = $("over-warning");
   warning.hidden = !plan.over;
   if (plan.over) {
-    show(warning, "plan.over", { llm: llm().name, window: plan.window, part: msg(`plan.part_${PART_KEYS[plan.over]}`),
-      over_by: -plan.left });
+    // In a window of one's own, a larger window is the server's setting, not another model.
+    show(warning, plan.window === llm().window ? "plan.over" : "plan.over_own", { llm: llm().name, window: plan.window,
+      part: msg(`plan.part_${PART_KEYS[plan.over]}`), over_by: -plan.left });
   }
   // A figure made from an estimated part is an estimate too, and says so.
   const figure = (element, n) => show(element, plan.parts.every((p) => p.exact) ? "{n}" : "plan.approx", { n });
@@ -301,6 +306,10 @@ function showPlanSnippets(plan) {
       priceFlags.push(` --${name.replace("_", "-")} ${value}`);
     }
   }
+  if (plan.window !== model.window) {
+    prices.unshift(`, window=${plan.window}`);
+    priceFlags.unshift(` --window ${plan.window}`);
+  }
   if (plan.estimate && plan.ratio !== model.ratio) {
     prices.push(`, ratio=${plan.ratio}`);
     priceFlags.push(` --ratio ${plan.ratio}`);
@@ -356,8 +365,8 @@ function payloadOf(values) {
     else payload[part] = values[part];
   }
   Object.assign(payload, { k: values.k, chunk_tokens: values.chunkTokens, template: $("template").value,
-    source: $("source").value, answer: values.answer, input_price: values.inputPrice, output_price: values.outputPrice,
-    ratio: values.ratio });
+    source: $("source").value, answer: values.answer, window: values.window, input_price: values.inputPrice,
+    output_price: values.outputPrice, ratio: values.ratio });
   return payload;
 }
 
@@ -389,24 +398,31 @@ const askCore = debounce((values) => {
 
 // --- links ------------------------------------------------------------------------------------
 
-// The price the page put in a box for the LLM (a person's own price is never replaced).
-const autoPrices = { input_price: "", output_price: "", ratio: "" };
+// What the page puts in a box for the LLM: its window and prices (build.py writes the default
+// LLM's). A box holds the person's own when it differs from that (a box the link fills is
+// theirs), and their own is never replaced; one equal to the LLM's follows the next LLM.
+const linked = new URLSearchParams(location.search);
+const autoValues = { ratio: "" };
+for (const [field, param] of [["window", "window"], ["input_price", "in"], ["output_price", "out"]]) {
+  autoValues[field] = linked.has(param) ? null : $(field).defaultValue;
+}
 
 function fillPrices() {
   const model = llm();
+  const own = [["window", model.window], ["input_price", model.input_price], ["output_price", model.output_price]];
+  for (const [field, value] of own) {
+    const shown = value === null ? "" : String(value);
+    const typed = $(field).value !== autoValues[field] && (field !== "window" || $(field).value.trim() !== "");
+    // The LLM's own is the field's default: the link leaves it out, as it leaves out every default.
+    $(field).defaultValue = shown;
+    if (!typed) $(field).value = shown;
+    autoValues[field] = shown;
+  }
   // The catalog's ratio is the field's default, as a price is (the link leaves it out).
   $("ratio-field").hidden = model.exact;
-  if ($("ratio").value === autoPrices.ratio) {
+  if ($("ratio").value === autoValues.ratio) {
     $("ratio").value = $("ratio").defaultValue = model.exact ? "" : String(model.ratio);
-    autoPrices.ratio = $("ratio").value;
-  }
-  for (const [field, value] of [["input_price", model.input_price], ["output_price", model.output_price]]) {
-    const price = value === null ? "" : String(value);
-    if ($(field).value === autoPrices[field]) {
-      // The LLM's own price is the field's default: the link leaves it out, as it leaves out every default.
-      $(field).value = $(field).defaultValue = price;
-      autoPrices[field] = price;
-    }
+    autoValues.ratio = $("ratio").value;
   }
 }
 
@@ -450,6 +466,7 @@ bindCoreStatus(core, { onReady: recalculate, stillWorks: "core.still_planner" })
 takeLinkedSettings();
 bindUrlState({
   llm: $("llm"),
+  window: $("window"),
   system: $("system"),
   tools: $("tools"),
   turns: $("turns"),
