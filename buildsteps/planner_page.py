@@ -172,6 +172,9 @@ def planner_values() -> dict[str, str]:
         cost_1000 = figure(say(english, "plan.cost_value", cost=money(plan.cost_per_1000)))
     values = {
         "window": str(plan.window),
+        # The default template's exact count for the default LLM: the page starts from it
+        # (tool.js) instead of estimating the template until the worker is ready.
+        "template_tokens": str(plan.template_tokens) if exact else "",
         "input_price": "" if llm.input_price is None else repr(llm.input_price).removesuffix(".0"),
         "output_price": "" if llm.output_price is None else repr(llm.output_price).removesuffix(".0"),
         "r_bar": bar(plan),

@@ -88,19 +88,30 @@ def test_the_budget_shows_at_first_paint_and_without_python(context, watch):
     assert page.get_attribute("#plan-results", "data-source") == "page"
     assert page.get_attribute("#core-status", "data-state") in {"booting", "failed"}
     llm, d = get_llm("gpt-4.1"), PAGE_DEFAULTS
-    # The template is estimated (characters ÷ 4) until the tokenizer counts it, and said so.
-    wrapper = d["template"].replace("{text}", "").replace("{source}", "")
+    # The default template was counted exactly by the build (the HTML's figures): the first
+    # paint is exact, as plan_context's defaults are.
     fixed = [("system prompt", d["system"]), ("tools", d["tools"]), ("history", d["turns"] * d["turn_tokens"]),
              ("question", d["question"])]
-    first = budget(llm.window, d["answer"], fixed, d["k"], d["chunk_tokens"], math.ceil(len(wrapper) / 4),
+    exact = defaults()
+    first = budget(llm.window, d["answer"], fixed, d["k"], d["chunk_tokens"], exact.template_tokens,
                    llm.input_price, llm.output_price)
-    assert page.inner_text("#r-left") == f"≈ {first['left']:,}"
-    assert page.inner_text("#r-max-k") == f"≈ {first['max_k']:,}"
-    assert page.inner_text("#r-max-size") == f"≈ {first['max_chunk_size']:,} tokens"
-    assert page.inner_text("#r-cost") == f"≈ {money(first['cost_per_request'])}"
-    assert page.inner_text("#r-cost-1000") == f"≈ {money(first['cost_per_1000'])}"
-    assert "until the tokenizer is ready" in page.inner_text("#template-count")
+    assert first["left"] == exact.left
+    assert page.inner_text("#r-left") == f"{first['left']:,}"
+    assert page.inner_text("#r-max-k") == f"{first['max_k']:,}"
+    assert page.inner_text("#r-max-size") == f"{first['max_chunk_size']:,} tokens"
+    assert page.inner_text("#r-cost") == money(first["cost_per_request"])
+    assert page.inner_text("#r-cost-1000") == money(first["cost_per_1000"])
+    assert page.inner_text("#template-count") == f"{exact.template_tokens:,} tokens, counted exactly ({llm.counted_by})"
     page.wait_for_selector('#core-status[data-state="failed"]')
+    # A template of one's own is estimated (characters ÷ 4) until the tokenizer counts it, and said so.
+    page.fill("#template", "From {source}: {text}")
+    page.wait_for_selector("#template-count:has-text('until the tokenizer is ready')")
+    wrapper = "From : "
+    estimated = budget(llm.window, d["answer"], fixed, d["k"], d["chunk_tokens"], math.ceil(len(wrapper) / 4),
+                       llm.input_price, llm.output_price)
+    assert page.inner_text("#r-left") == f"≈ {estimated['left']:,}"
+    assert page.inner_text("#r-cost") == f"≈ {money(estimated['cost_per_request'])}"
+    assert "until the tokenizer is ready" in page.inner_text("#template-count")
     # Typing still answers, from the mirror; a bad number is said next to its field.
     page.fill("#k", "12")
     again = budget(llm.window, d["answer"], fixed, 12, d["chunk_tokens"], math.ceil(len(wrapper) / 4),

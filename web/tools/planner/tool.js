@@ -35,6 +35,16 @@ const llm = () => llmOf($("llm").value);
 // By part (and "template"): {text, llm, tokens, exact} of the core's last count, so the
 // mirror shows it again at once while the text and the LLM stay the same.
 const counted = new Map();
+{
+  // The build counted the default template for the default LLM (planner_page.py): the first
+  // paint is exact, as the page's HTML is, instead of ≈ until the worker is ready.
+  const built = $("template").dataset.tokens;
+  const { template, llm: id } = PLANNER.defaults;
+  if (built) {
+    counted.set("template", { text: template.replaceAll(TEXT_PLACEHOLDER, "").replaceAll(SOURCE_PLACEHOLDER, ""),
+      llm: id, ratio: "", tokens: Number(built), exact: true });
+  }
+}
 
 /** A text part as the mirror takes it: the core's count of this text, or ⌈characters ÷ 4⌉ while it counts. */
 function textCount(part, text) {
