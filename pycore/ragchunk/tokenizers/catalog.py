@@ -5,7 +5,7 @@ Everything else is a view of :data:`CATALOG`: the encodings a person may choose
 (:data:`OPEN_TOKENIZERS`), the names a message lists, and which module builds each one.
 
 >>> [entry.family for entry in CATALOG.values()]
-['bpe', 'bpe', 'bpe', 'bpe', 'bpe', 'bpe', 'wordpiece', 'unigram']
+['bpe', 'bpe', 'bpe', 'bpe', 'bpe', 'bpe', 'bpe', 'wordpiece', 'unigram']
 >>> CATALOG["llama3"].tables
 ('llama3',)
 >>> OPEN_TOKENIZERS["bert-base-uncased"][1]
