@@ -447,16 +447,17 @@ def test_the_characters_that_compose_with_one_before_them_start_no_segment():
     # Every composition of this Unicode version: its second character joins back (the test's
     # rule and starts_segment agree), and every character the rule lets start a segment
     # composes with nothing before it.
-    seconds = {chr(c) for c in [*range(0x1161, 0x1176), *range(0x11A8, 0x11C3)]}
+    # The second characters of every composition (and the Hangul vowel and tail jamo).
+    joiners = {chr(c) for c in [*range(0x1161, 0x1176), *range(0x11A8, 0x11C3)]}
     for code in range(0x110000):
         char = chr(code)
         parts = unicodedata.decomposition(char).split()
         if len(parts) == 2 and not parts[0].startswith("<"):
             pair = "".join(chr(int(part, 16)) for part in parts)
             if nfc(pair) == char:
-                seconds.add(pair[1])
-    assert all(joins_back(char) and not starts_segment(char) for char in seconds)
-    assert len(seconds) > 100
+                joiners.add(pair[1])
+    assert all(joins_back(char) and not starts_segment(char) for char in joiners)
+    assert len(joiners) > 100
 
 
 @pytest.mark.parametrize("name", NFC_NAMES)
