@@ -35,7 +35,10 @@ from strategies import ENCODING_NAMES, any_text, encodings, examples  # noqa: E4
 from ragchunk import ENCODINGS, CharEstimate, UnknownEncodingError, get_tokenizer  # noqa: E402
 from ragchunk.api import Workspace  # noqa: E402
 from ragchunk.tokenizers import Registry, Tokenizer, encode_in_pieces  # noqa: E402
-from ragchunk.tokenizers.bpe import token_tables  # noqa: E402
+from ragchunk.steps import drive  # noqa: E402
+from ragchunk.tokenizers import encode_steps  # noqa: E402
+from ragchunk.tokenizers.bpe import LazyEnds, token_ends, token_tables  # noqa: E402
+from ragchunk.tokenizers.pieces import all_ends  # noqa: E402
 
 tokenizers_module = sys.modules["ragchunk.tokenizers"]
 
@@ -324,6 +327,36 @@ def test_analyze_reports_the_encoding_of_a_long_text(monkeypatch):
                                         progress=lambda *step: calls.append(step)))
     assert reply["ok"] and reply["result"]["tokens"] == len(get_tokenizer("cl100k_base").encode(text))
     assert len(calls) >= 5 and calls[-1] == ("tokenizing", len(text), len(text))
+
+
+@pytest.mark.parametrize("name", ENCODING_NAMES)
+def test_a_count_makes_the_spans_of_a_bpe_encoding_when_they_are_read(name, monkeypatch):
+    # The page's first count (analyze) reads few token ends: they are made block by block.
+    monkeypatch.setattr(tokenizers_module, "ENCODE_PIECE_CHARS", 5000)
+    tokenizer = get_tokenizer(name)
+    text = "Line one: Привет, é.\nLine two 👍🏽 日本語.\n" * 4000
+    whole = tokenizer.encode_with_offsets(text)
+    encoded = drive(encode_steps(tokenizer, text, spans_when_read=True), None)
+    ends = encoded.ends
+    assert isinstance(ends, LazyEnds) and list(encoded.ids) == list(whole.ids)
+    assert len(ends) == len(whole.ends) > 2 * (1 << 13)
+    assert ends[10] == whole.ends[10] and len(ends._made) < len(whole.ends)  # one block made, not all
+    assert encoded.starts[20] == whole.starts[20] and ends[-1] == whole.ends[-1] == len(text)
+    assert list(ends) == list(whole.ends) and list(all_ends(encoded)) == list(whole.ends)
+    assert list(encoded.starts) == list(whole.starts)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=50), st.integers(1, 7), st.booleans(), st.data())
+def test_lazy_ends_equal_the_ends_made_at_once(ids, block, compact, data):
+    counts = [0, 1, 2, 5]
+    ends = LazyEnds(ids, counts, compact, block)
+    eager = token_ends(ids, counts, 0, compact)
+    for index in data.draw(st.lists(st.integers(-len(ids), len(ids) - 1), max_size=5)) if ids else []:
+        assert ends[index] == eager[index]
+    assert list(ends.whole()) == list(eager) and type(ends.whole()) is type(eager)
+    with pytest.raises(IndexError):
+        ends[len(ids)]
 
 
 PIECES = ["a", "Bc", "z9", "1", "22", ".", ",", " ", "  ", "\n", "\r\n", "\n\n", "'s", "é", "e\u0301", "日本", "👍🏽", "-",

@@ -60,8 +60,11 @@ def start(workspace: Workspace, kind: str, payload_json: str, document: Any = No
     """
     if document is not None and hasattr(document, "to_bytes"):
         document = document.to_bytes()
-    elif document is not None and hasattr(document, "text"):
-        source = document
-        document = JsText(source.text)
-        document.source = source
+    elif document is not None:
+        # Read once: each read of the attribute copies the whole JS string into Python.
+        text = getattr(document, "text", None)
+        if text is not None:
+            source = document
+            document = JsText(text)
+            document.source = source
     return workspace.run(kind, payload_json, document)

@@ -253,7 +253,7 @@ def check_text(text: str) -> str:
     ...
     ragchunk.errors.RagchunkError: text is empty: paste some text or drop a file
     """
-    if not text.strip():
+    if not text or text.isspace():  # not strip(): that copies a text that ends with a line break
         raise text_empty()
     try:
         text.encode("utf-8")

@@ -98,6 +98,8 @@ def encode_steps(tokenizer: Tokenizer, text: str, piece: int | None = None,
     ``spans_when_read``: for a count that reads few token spans (the calculator's windows),
     an open tokenizer finds the ids first and each piece's spans when one is read
     (:mod:`.pieces`); finding them with the ids costs less when every span will be read.
+    A BPE encoding's spans follow from its ids: they are then made block by block when
+    read (:class:`ragchunk.tokenizers.bpe.LazyEnds`; :func:`.pieces.all_ends` makes them all).
     """
     total = len(text)
     piece = piece or ENCODE_PIECE_CHARS
@@ -106,7 +108,10 @@ def encode_steps(tokenizer: Tokenizer, text: str, piece: int | None = None,
         # Progress after each of those pieces (open tokenizers are slower than BPE: a step a second or so).
         return (yield from encode_ids_first(tokenizer, text, min(piece, OFFSET_PIECE_CHARS)))
     if total <= piece:
-        encoded = tokenizer.encode_with_offsets(text)
+        if from_ids is not None and spans_when_read:
+            encoded = from_ids(tokenizer.encode(text), text, lazy=True)
+        else:
+            encoded = tokenizer.encode_with_offsets(text)
         yield ("tokenizing", total, total)
         return encoded
     ids = array("I")
@@ -130,7 +135,7 @@ def encode_steps(tokenizer: Tokenizer, text: str, piece: int | None = None,
         start = end
         yield ("tokenizing", start, total)
     if from_ids is not None:
-        return from_ids(ids, text)
+        return from_ids(ids, text, lazy=True) if spans_when_read else from_ids(ids, text)
     return Encoded(ids, starts, ends)
 
 

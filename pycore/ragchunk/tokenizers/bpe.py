@@ -171,6 +171,51 @@ def token_ends(ids: Any, counts: Sequence[int], offset: int = 0, compact: bool =
     return ends
 
 
+class LazyEnds(Sequence):
+    """The ends of a BPE encoding's tokens (:func:`token_ends`), made block by block when read.
+
+    A count reads none and a preview the few of its windows, so a pasted text's first count
+    does not pay for the ends of every token; :meth:`whole` makes the rest (a split reads all).
+
+    >>> ends = LazyEnds([0, 1, 1, 0], [1, 2], block=2)
+    >>> ends[1], len(ends._made), ends[-1], ends.whole()
+    (3, 2, 6, [1, 3, 5, 6])
+    """
+
+    __slots__ = ("_block", "_compact", "_counts", "_ids", "_made")
+
+    def __init__(self, ids: Sequence[int], counts: Sequence[int], compact: bool = False, block: int = 1 << 13) -> None:
+        self._ids, self._counts, self._compact, self._block = ids, counts, compact, block
+        self._made: list[int] | array = array("I") if compact else []
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def _make(self, upto: int) -> None:
+        """Make the ends of tokens before ``upto`` (rounded up to a whole block)."""
+        made, ids = self._made, self._ids
+        while len(made) < upto:
+            first = len(made)
+            made.extend(token_ends(ids[first : first + self._block], self._counts, made[-1] if first else 0,
+                                   self._compact))
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        if index >= len(self._made):
+            self._make(index + 1)
+        return self._made[index]
+
+    def whole(self) -> list[int] | array:
+        """Every end, as :func:`token_ends` makes them (a list, or an array when compact)."""
+        self._make(len(self._ids))
+        return self._made
+
+
 class _Starts(Sequence):
     """``starts[i]`` of a BPE encoding, computed when asked (only windows read a few).
 
@@ -352,14 +397,16 @@ class _Bpe:
             return self.encoded_from_ids(self._encode_normal(text), text)
         return self._mapped(self._encode_normal(normal.text), normal)
 
-    def encoded_from_ids(self, ids: Sequence[int], text: str) -> Encoded:
+    def encoded_from_ids(self, ids: Sequence[int], text: str, lazy: bool = False) -> Encoded:
         """The :class:`Encoded` of ``text`` from its ids (BPE offsets follow from the ids, and
-        from the text only where normalization changed it)."""
+        from the text only where normalization changed it); ``lazy``: the ends are
+        :class:`LazyEnds`, made when read (for a count that reads few of them)."""
         normal = nfc_map(text) if self.normalizer else None
         if normal is not None:
             return self._mapped(ids, normal)
         made = self._tables()
-        ends = token_ends(ids, made.code_points, 0, len(ids) >= ARRAY_ENDS_FROM)
+        compact = len(ids) >= ARRAY_ENDS_FROM
+        ends = LazyEnds(ids, made.code_points, compact) if lazy else token_ends(ids, made.code_points, 0, compact)
         return Encoded(ids, _Starts(ids, ends, made.continued), ends)
 
     def _mapped(self, ids: Sequence[int], normal: NfcMap) -> Encoded:

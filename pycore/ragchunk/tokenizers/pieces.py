@@ -122,6 +122,8 @@ def encode_ids_first(tokenizer: Tokenizer, text: str, report_every: int,
 
 
 def all_ends(encoded: Encoded) -> Sequence[int]:
-    """Every token end of ``encoded`` as a list or array (found now when they are read lazily)."""
+    """Every token end of ``encoded`` as a list or array (found now when they are read lazily:
+    :class:`PieceOffsets`, or a BPE encoding's :class:`ragchunk.tokenizers.bpe.LazyEnds`)."""
     ends = encoded.ends
-    return ends.whole() if isinstance(ends, PieceOffsets) else ends
+    whole = getattr(ends, "whole", None)
+    return ends if whole is None else whole()
