@@ -101,6 +101,9 @@ def test_first_visit_fetches_what_the_first_count_needs_and_the_offline_copy_aft
         server.server_close()
     watch.check()
 
+    # The worker starts with the page (core/early.js), not after the page's modules and its
+    # language catalog have loaded: they load while Python boots.
+    assert first.index("/core/worker.js") < first.index("/i18n/en.json"), first[:40]
     # Before the first count: the runtime, the wheel, the encoder and its table, the page's own files.
     names = {path.rsplit("/", 1)[-1] for path in first}
     for needed in ("pyodide.asm.wasm", "python_stdlib.zip", "tiktoken_bg.wasm", "cl100k_base.json"):

@@ -33,12 +33,33 @@ export class Core extends EventTarget {
 
   start() {
     this.isReady = false;
-    this.worker = new Worker(this.workerUrl, { type: "module" });
-    this.worker.onmessage = (event) => this.receive(event.data);
-    this.worker.onerror = (event) => {
-      event.preventDefault();
-      this.emit("failed", { message: event.message || "the worker could not start" });
+    // The worker early.js started with the page, once: a restart starts a new one.
+    const early = globalThis.ragchunkEarlyWorker;
+    delete globalThis.ragchunkEarlyWorker;
+    const adopted = early?.url === this.workerUrl.href ? early : null;
+    if (early && !adopted) early.worker.terminate();
+    const worker = adopted?.worker ?? new Worker(this.workerUrl, { type: "module" });
+    this.worker = worker;
+    const listen = () => {
+      worker.onmessage = (event) => this.receive(event.data);
+      worker.onerror = (event) => {
+        event.preventDefault();
+        this.emit("failed", { message: event.message || "the worker could not start" });
+      };
     };
+    if (!adopted) {
+      listen();
+      return;
+    }
+    // What it said before the page listened (early.js keeps collecting it), in order, as a
+    // task of its own, as a message from the worker would be: the page binds its listeners
+    // to the core first.
+    setTimeout(() => {
+      if (this.worker !== worker) return; // restarted meanwhile
+      listen();
+      for (const event of adopted.said) (event.type === "error" ? worker.onerror : worker.onmessage)(event);
+      adopted.said.length = 0;
+    });
   }
 
   receive(message) {

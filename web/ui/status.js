@@ -29,6 +29,8 @@ export function bindCoreStatus(core, { onReady = () => {}, onTaskProgress = () =
     $("core-status").dataset.state = "ready";
     // Restored from an earlier visit's snapshot, or booted (core/snapshot.js).
     $("core-status").dataset.boot = detail.boot ?? "fresh";
+    // The worker's own time from its start to ready (bench/bench_browser.py reads it).
+    $("core-status").dataset.bootMs = String(detail.bootMs);
     $("core-progress").value = $("core-progress").max;
     show($("core-stage"), "core.ready", { seconds: fixed(detail.bootMs / 1000, 1) });
     onReady();
