@@ -29,14 +29,24 @@ tokenizer, reads the same file and encodes it once, timed alternately (``x proce
 cpu`` with the CPU time of each child). ``--pycore PATH`` imports ragchunk from another
 checkout's ``pycore`` (to measure a "before" beside an "after").
 
+With ``--parts`` it also says where a one-thread split of each Markdown corpus spends its
+time: the encode (the reference pass), the token ends made from its ids, the Markdown
+structure, the packing (chunks, exact counts, context lines, records; on a text prepared
+beforehand) and the cyclic garbage collector's share of the whole split, each as the
+calling thread's CPU time (``time.thread_time``: another process on the machine slows it
+less than the wall clock) over that of one pass. On two threads the encode runs beside the
+rest, which holds the GIL: the other parts added up are about what the default split takes.
+
 The table is printed and written as JSON to ``bench/out/bench_split.json``.
 
-    python3 bench/bench_split.py [--runs 3] [--peers-10mb] [--quick] [--no-peers] [--whole-process] [--pycore PATH]
+    python3 bench/bench_split.py [--runs 3] [--peers-10mb] [--quick] [--no-peers] [--whole-process] [--parts]
+                                 [--pycore PATH]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
@@ -62,6 +72,9 @@ sys.path.insert(0, str(HERE))
 import corpus  # noqa: E402
 import ragchunk  # noqa: E402
 from ragchunk import get_tokenizer, split  # noqa: E402
+from ragchunk.options import SplitOptions  # noqa: E402
+from ragchunk.splitter import pack, prepare_text  # noqa: E402
+from ragchunk.text.structure import Structure  # noqa: E402
 
 SIZE = 512
 OVERLAP = 64
@@ -103,6 +116,59 @@ def median_seconds(func: Callable[[], object], runs: int) -> tuple[float, object
         result = func()
         times.append(time.perf_counter() - start)
     return statistics.median(times), result
+
+
+def thread_seconds(func: Callable[[], object], runs: int, before: Callable[[], object] | None = None) -> float:
+    """Median CPU time of this thread over ``runs`` calls of ``func`` after one untimed call
+    (``before``, when given, runs untimed before each call)."""
+    times = []
+    for run in range(runs + 1):  # the first call warms up
+        if before is not None:
+            before()
+        start = time.thread_time()
+        func()
+        if run:
+            times.append(time.thread_time() - start)
+    return statistics.median(times)
+
+
+def gc_seconds(func: Callable[[], object], runs: int) -> float:
+    """Median CPU time this thread spends in the cyclic garbage collector during a call of ``func``."""
+    spent = [0.0]
+    started = [0.0]
+
+    def watch(phase: str, _info: dict) -> None:
+        if phase == "start":
+            started[0] = time.thread_time()
+        else:
+            spent[0] += time.thread_time() - started[0]
+
+    times = []
+    gc.callbacks.append(watch)
+    try:
+        for _ in range(runs):
+            spent[0] = 0.0
+            func()
+            times.append(spent[0])
+    finally:
+        gc.callbacks.remove(watch)
+    return statistics.median(times)
+
+
+def parts(text: str, tokenizer, runs: int) -> dict[str, float]:
+    """Where a one-thread split of ``text`` spends its time: seconds of this thread's CPU per part."""
+    options = SplitOptions("headings", SIZE, OVERLAP, ENCODING)
+    ids = tokenizer._encoding.encode_ordinary(text)
+    prepared = []  # the text prepared afresh before each packing (its caches cold, as in a split)
+    return {
+        "encode (one pass)": thread_seconds(lambda: tokenizer._encoding.encode_ordinary(text), runs),
+        "token ends": thread_seconds(lambda: tokenizer.ends_of(ids, 0), runs),
+        "Markdown structure": thread_seconds(lambda: Structure.of(text), runs),
+        "packing": thread_seconds(lambda: pack(prepared[-1], options), runs,
+                                  lambda: prepared.__setitem__(slice(None), [prepare_text(text, options.sizing, threads=1)])),
+        "garbage collector (in the split)": gc_seconds(lambda: split(text, threads=1), runs),
+        "the whole split, 1 thread": thread_seconds(lambda: split(text, threads=1), runs),
+    }
 
 
 # --- splitters: each returns the list of chunk texts ----------------------------------------
@@ -288,6 +354,8 @@ def main() -> None:
     parser.add_argument("--no-peers", action="store_true", help="measure ragchunk only (no peers)")
     parser.add_argument("--whole-process", action="store_true",
                         help="also time the command line as a whole process against one that encodes once")
+    parser.add_argument("--parts", action="store_true",
+                        help="also say where a one-thread split spends its time (encode, token ends, structure, packing)")
     parser.add_argument("--pycore", type=Path, default=PYCORE, help="the pycore folder to import ragchunk from")
     args = parser.parse_args()
 
@@ -357,6 +425,15 @@ def main() -> None:
             processes.append(row)
             print(f"  {name:14} x process {row['x_process']:5.2f}  x cpu {row['x_cpu']:5.2f}  "
                   f"({row['seconds']:.2f} s against {row['reference_seconds']:.2f} s)")
+    split_parts = {}
+    if args.parts:
+        print()
+        print("where a one-thread split spends its time (this thread's CPU, median; x pass: over one pass)")
+        for name in (small_name, large_name):
+            split_parts[name] = parts(texts[name], tokenizer, args.runs)
+            one_pass = split_parts[name]["encode (one pass)"]
+            for part, seconds in split_parts[name].items():
+                print(f"  {name:14} {part:34} {seconds * 1e3:8.1f} ms  x pass {seconds / one_pass:5.2f}")
     if missing:
         print("not measured (not importable): " + ", ".join(missing))
     if args.no_peers:
@@ -378,6 +455,7 @@ def main() -> None:
         "reference_linearity_per_mb": reference_linearity,
         "rows": rows,
         "whole_process": processes,
+        "parts_seconds": split_parts,
         "missing": missing,
         "peers_skipped": args.no_peers,
     }

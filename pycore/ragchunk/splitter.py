@@ -374,13 +374,16 @@ class _Emitter:
             yield self.done
 
     def emit(self, start: int, content_start: int, end: int, tokens: int, overlap_tokens: int) -> bool:
-        text = self.text
-        first = _NONSPACE.search(text, start, end)
+        text, context = self.text, self.context
         # Every section the chunk's text holds, overlap included; it is under the path they share.
-        sections = self.structure.sections_in(first.start() if first else start, end)
+        if context is None:
+            first = _NONSPACE.search(text, start, end)
+            sections = self.structure.sections_in(first.start() if first else start, end)
+            embed_text, embed_tokens = "", 0
+        else:
+            sections = context.sections(start, end)
+            embed_text, embed_tokens = context.embed(content_start, start, end, tokens)
         path = sections[0] if len(sections) == 1 else shared_path(sections)
-        embed_text, embed_tokens = ("", 0) if self.context is None else self.context.embed(content_start, start, end,
-                                                                                              tokens)
         chunk = (len(self.chunks), text[start:end], start, end, content_start, path[-1] if path else "", path,
                  tokens, overlap_tokens, embed_text, embed_tokens, sections)
         self.chunks.append(tuple.__new__(Chunk, chunk))

@@ -65,6 +65,7 @@ class Context:
         self._budgets: dict[int, int] = {}  # budget() by the key of _heading_line, without tables
         # The packer's last check and the record of a chunk ask for the same embedding text.
         self._last_embed: tuple[tuple[int, int, int, int], tuple[str, int]] | None = None
+        self._last_sections: tuple[int, int, tuple[tuple[str, ...], ...]] = (-1, -1, ())
         self._table_starts = [table[0] for table in structure.tables]
         # Without a heading path (asked for, and some block under one) and without tables no
         # chunk has a prefix: the packer asks ~4 times a chunk. Heading context is the default,
@@ -114,7 +115,7 @@ class Context:
         """The heading line of a chunk ``text[start:end]`` whose new content starts at ``pos``
         (``line``: the line at ``pos``): the path shared by it and every section the text holds."""
         structure = self.structure
-        sections = structure.sections_in(_first_nonspace(self.text, start, end), end)
+        sections = self.sections(start, end)
         if len(sections) == 1:
             return line
         index = bisect_right(structure.block_starts, pos) - 1
@@ -122,6 +123,17 @@ class Context:
         path = shared_path((self._line_paths[key], *sections))
         shared = self._path_line(path)
         return shared + "\n" if shared else ""
+
+    def sections(self, start: int, end: int) -> tuple[tuple[str, ...], ...]:
+        """The heading paths of the sections ``text[start:end]`` holds (see
+        :meth:`ragchunk.text.structure.Structure.sections_in`); the last span's are remembered,
+        since the packer's check and the chunk's record ask for the same span in turn."""
+        last = self._last_sections
+        if last[0] == start and last[1] == end:
+            return last[2]
+        found = self.structure.sections_in(_first_nonspace(self.text, start, end), end)
+        self._last_sections = (start, end, found)
+        return found
 
     def cost(self, prefix: str) -> int:
         """The tokens ``prefix`` adds (remembered: chunks share their prefixes)."""
@@ -136,7 +148,7 @@ class Context:
         """The most tokens the text of a chunk starting at ``pos`` may have, its prefix aside."""
         if self._none:
             return self.size
-        if not self._table_starts:
+        if not self._table_starts or not self._table_header(pos):
             # The prefix is the heading line alone: its budget is remembered with it.
             return self._heading_budget(pos) if self.headings else self.size
         return self.size - self.cost(self.prefix(pos))

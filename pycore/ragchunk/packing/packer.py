@@ -61,6 +61,8 @@ _SECTION_END = ()
 _CONTINUED = -2
 # A chunk under this share of its budget is small: sections may share it.
 _SMALL = 4
+# How many answers of apart() are remembered before they are forgotten all at once.
+_OWNERS_LIMIT = 1 << 12
 
 _WORD = re.compile(r"\S+")
 _NONSPACE = re.compile(r"\S")
@@ -105,8 +107,9 @@ class Packer:
                  headings: Collection[int] = (), apart: Callable[[int, int], tuple[int, int]] | None = None) -> None:
         self.text = text
         # apart(start, end): the sections of the span's first text and of its end (see
-        # Structure.owners_of), given when each section is kept to chunks of its own.
-        self.apart = apart
+        # Structure.owners_of), given when each section is kept to chunks of its own. The
+        # open chunk and a unit put back after a close are asked about again and again.
+        self.apart = None if apart is None else _remembered(apart)
         # check(start, content_start, end, tokens): a last word on a chunk within its budget
         # (its embedding text, prefix and all, must fit the size too).
         self.check = check
@@ -468,6 +471,22 @@ def _piece(start: int, end: int, level: int, mark: int, glued: int = -1) -> Unit
     """A piece of a span of words or lines; ``mark`` is ``_CONTINUED`` when it does not start
     its unit, ``glued`` the end of the headings glued to its start (else -1)."""
     return tuple.__new__(Unit, (start, end, level, mark, glued, (), None))
+
+
+def _remembered(owners: Callable[[int, int], tuple[int, int]]) -> Callable[[int, int], tuple[int, int]]:
+    """``owners`` with its answers remembered (about half the questions repeat one)."""
+    found: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def remembered(start: int, end: int) -> tuple[int, int]:
+        key = (start, end)
+        answer = found.get(key)
+        if answer is None:
+            if len(found) >= _OWNERS_LIMIT:
+                found.clear()
+            answer = found[key] = owners(start, end)
+        return answer
+
+    return remembered
 
 
 def _first_end(text: str, pos: int, e: int, level: int, glued: int) -> int:

@@ -740,8 +740,8 @@ class UnitTree:
                 out.append(_unit(last.start, unit.end, TAIL, inner=last))
                 continue
             if markup or self._sticky(unit) or (
-                heads and unit.level == BLOCK and index + 1 < len(units) and units[index + 1].level == SECTION
-                and est(unit.start, unit.end) <= limit // 2 and not self.apart
+                heads and not self.apart and unit.level == BLOCK and index + 1 < len(units)
+                and units[index + 1].level == SECTION and est(unit.start, unit.end) <= limit // 2
             ):
                 heads.append(unit)
                 continue
