@@ -53,9 +53,9 @@ def ensure_java() -> None:
 
 # The development lane: the unit tests and the doctests of the core, no browser, no engines.
 FAST_PATHS = ["tests/unit", "pycore"]
-# Two processes (pytest-xdist): the browser tests are one group and the engine tests another,
-# each run in order by one worker (tests/conftest.py); the unit tests and doctests are spread
-# over both. A run given its own -n, --dist or -p no:xdist keeps it.
+# Two processes (pytest-xdist): each browser test file is one group and the engine tests
+# another, each group run in order by one worker (tests/conftest.py); the unit tests and
+# doctests fill the gaps one by one. A run given its own -n, --dist or -p no:xdist keeps it.
 WORKERS = ["-n", "2", "--dist", "loadgroup"]
 
 

@@ -16,16 +16,16 @@ if os.environ.get("RAGCHUNK_HYPOTHESIS_PROFILE"):
     settings.load_profile(os.environ["RAGCHUNK_HYPOTHESIS_PROFILE"])
 
 
-# `build.py test` runs pytest on two processes (pytest-xdist, ``--dist loadgroup``). The
-# browser tests share one Chromium and one booted core (tests/e2e/conftest.py), and the
-# engine tests one Ray and one Spark (tests/engines/conftest.py): each folder is one group,
-# run in order by one worker, so each of those starts once; the other worker takes the unit
-# tests and doctests one by one meanwhile. Without xdist the marker does nothing.
-GROUPS = {("tests", "e2e"): "browser", ("tests", "engines"): "engines"}
-
-
+# `build.py test` runs pytest on two processes (pytest-xdist, ``--dist loadgroup``). Each
+# browser test file is one group, run in order by one worker, so that its module fixtures are
+# made once; each worker has its own Chromium, server and shared core (tests/e2e/conftest.py),
+# booted once per worker. The engine tests are one group: one Ray and one Spark
+# (tests/engines/conftest.py). The unit tests and doctests go one by one to whichever worker
+# is free. Without xdist the marker does nothing.
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        group = GROUPS.get(item.path.relative_to(config.rootpath).parts[:2])
-        if group:
-            item.add_marker(pytest.mark.xdist_group(group))
+        parts = item.path.relative_to(config.rootpath).parts
+        if parts[:2] == ("tests", "e2e"):
+            item.add_marker(pytest.mark.xdist_group(f"browser-{item.path.stem}"))
+        elif parts[:2] == ("tests", "engines"):
+            item.add_marker(pytest.mark.xdist_group("engines"))
