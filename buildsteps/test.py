@@ -53,11 +53,22 @@ def ensure_java() -> None:
 
 # The development lane: the unit tests and the doctests of the core, no browser, no engines.
 FAST_PATHS = ["tests/unit", "pycore"]
+# Two processes (pytest-xdist): each browser test file is one group and the engine tests
+# another, each group run in order by one worker (tests/conftest.py); the unit tests and
+# doctests fill the gaps one by one. A run given its own -n, --dist or -p no:xdist keeps it.
+WORKERS = ["-n", "2", "--dist", "loadgroup"]
+
+
+def workers(pytest_args: list[str]) -> list[str]:
+    """:data:`WORKERS` unless ``pytest_args`` choose how to run (``-n 0`` runs in this process)."""
+    own = any(arg == "no:xdist" or arg.startswith(("-n", "--numprocesses", "--dist")) for arg in pytest_args)
+    return [] if own else WORKERS
 
 
 def test(pytest_args: list[str], fast: bool = False) -> int:
-    """Set up what is missing, build, and run pytest; ``fast`` runs only :data:`FAST_PATHS`
-    (no Chromium, no Java, no dist/). Either run prints its ten slowest tests at the end."""
+    """Set up what is missing, build, and run pytest on two workers; ``fast`` runs only
+    :data:`FAST_PATHS` (no Chromium, no Java, no dist/). Either run prints its ten slowest
+    tests at the end."""
     ensure_npm()
     python = ensure_python_deps()
     if fast:
@@ -66,7 +77,7 @@ def test(pytest_args: list[str], fast: bool = False) -> int:
         ensure_chromium()
         ensure_java()
         build()
-    command = [str(python), "-m", "pytest", *(pytest_args or ["-q"]), "--durations=10"]
+    command = [str(python), "-m", "pytest", *workers(pytest_args), *(pytest_args or ["-q"]), "--durations=10"]
     if fast and not any((ROOT / arg.split("::")[0]).exists() for arg in pytest_args if not arg.startswith("-")):
         command += FAST_PATHS
     log("$ " + " ".join(command))

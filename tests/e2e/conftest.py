@@ -64,10 +64,24 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(scope="session")
-def dist() -> Path:
+def dist(request) -> Path:
     if os.environ.get("RAGCHUNK_SKIP_BUILD") and (DIST / "build.json").is_file():
         return DIST
-    return build()
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return build()
+    # Workers of one run (pytest -n) build dist/ once: the first one builds, the others wait
+    # for it and serve what it built. (`build.py test` builds before pytest starts.)
+    import fcntl
+    import tempfile
+
+    lock = Path(tempfile.gettempdir()) / f"ragchunk-dist-{request.getfixturevalue('testrun_uid')}.lock"
+    with lock.open("a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        handle.seek(0)
+        if handle.read() != "built":
+            build()
+            handle.write("built")
+    return DIST
 
 
 @contextmanager

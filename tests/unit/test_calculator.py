@@ -214,7 +214,7 @@ CHECKED = [plan, chunk_count]
 @pytest.mark.parametrize(("function", "value"), [
     (function, value) for function in CHECKED for value in BAD_COUNTS
     if not (function is chunk_count and type(value) is int and value == 0)
-], ids=repr)
+], ids=lambda v: v.__name__ if callable(v) else repr(v))  # by name: ids must be the same in every process (xdist)
 def test_bad_document_length(function, value):
     with pytest.raises(RagchunkError) as caught:
         function(value, 512, 64)
