@@ -148,8 +148,9 @@ def test_thousands_of_chunks_render_only_what_is_visible(page):
     assert page.locator("#chunk-list .chunk-card").count() < 40
     page.eval_on_selector("#chunk-list", "list => { list.scrollTop = list.scrollHeight; }")
     last = len(expected.chunks) - 1
-    page.wait_for_selector(f'#chunk-list .chunk-card[data-id="{last}"]')
-    card = [c for c in splitter.cards() if c["id"] == last][0]
+    # Drawn, and its chunk come from the worker (a card waiting for it has no text yet).
+    page.wait_for_selector(f'#chunk-list .chunk-card[data-id="{last}"]:not([data-pending])')
+    card = [c for c in splitter.cards_loaded() if c["id"] == last][0]
     assert card["text"] == expected.chunks[last].text
     assert page.locator("#chunk-list .chunk-card").count() < 40
 
