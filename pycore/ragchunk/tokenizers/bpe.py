@@ -171,7 +171,29 @@ def token_ends(ids: Any, counts: Sequence[int], offset: int = 0, compact: bool =
     return ends
 
 
-class LazyEnds(Sequence):
+class _PerToken(Sequence):
+    """A value per token of ``_ids``, found when read (:meth:`_at`); indexes as a list does."""
+
+    __slots__ = ()
+    _ids: Sequence[int]
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self._at(index)
+
+    def _at(self, index: int) -> int:
+        raise NotImplementedError
+
+
+class LazyEnds(_PerToken):
     """The ends of a BPE encoding's tokens (:func:`token_ends`), made block by block when read.
 
     A count reads none and a preview the few of its windows, so a pasted text's first count
@@ -188,9 +210,6 @@ class LazyEnds(Sequence):
         self._ids, self._counts, self._compact, self._block = ids, counts, compact, block
         self._made: list[int] | array = array("I") if compact else []
 
-    def __len__(self) -> int:
-        return len(self._ids)
-
     def _make(self, upto: int) -> None:
         """Make the ends of tokens before ``upto`` (rounded up to a whole block)."""
         made, ids = self._made, self._ids
@@ -199,13 +218,7 @@ class LazyEnds(Sequence):
             made.extend(token_ends(ids[first : first + self._block], self._counts, made[-1] if first else 0,
                                    self._compact))
 
-    def __getitem__(self, index):  # type: ignore[override]
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
+    def _at(self, index: int) -> int:
         if index >= len(self._made):
             self._make(index + 1)
         return self._made[index]
@@ -216,7 +229,7 @@ class LazyEnds(Sequence):
         return self._made
 
 
-class _Starts(Sequence):
+class _Starts(_PerToken):
     """``starts[i]`` of a BPE encoding, computed when asked (only windows read a few).
 
     With ``normal`` (the text was not in NFC), ``ends`` are offsets in its normal form and
@@ -228,16 +241,7 @@ class _Starts(Sequence):
     def __init__(self, ids: Sequence[int], ends: Sequence[int], continued: bytes, normal: NfcMap | None = None) -> None:
         self._ids, self._ends, self._continued, self._normal = ids, ends, continued, normal
 
-    def __len__(self) -> int:
-        return len(self._ids)
-
-    def __getitem__(self, index):  # type: ignore[override]
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
+    def _at(self, index: int) -> int:
         before = self._ends[index - 1] if index else 0
         start = before - self._continued[self._ids[index]]
         return start if self._normal is None else self._normal.start_of(start)
