@@ -7,14 +7,15 @@
 // or cannot start workers leaves it to bridge.js.
 if (!globalThis.ragchunkCore && typeof Worker === "function") {
   try {
-    const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+    const url = new URL("worker.js", import.meta.url);
+    const worker = new Worker(url, { type: "module" });
     const said = [];
     worker.onmessage = (event) => said.push(event);
     worker.onerror = (event) => {
       event.preventDefault();
       said.push(event);
     };
-    globalThis.ragchunkEarlyWorker = { url: new URL("worker.js", import.meta.url).href, worker, said };
+    globalThis.ragchunkEarlyWorker = { url: url.href, worker, said };
   } catch (error) {
     console.warn(`ragchunk: the core's worker starts with the page instead (${error?.message ?? error})`);
   }

@@ -135,7 +135,7 @@ def encode_steps(tokenizer: Tokenizer, text: str, piece: int | None = None,
         start = end
         yield ("tokenizing", start, total)
     if from_ids is not None:
-        return from_ids(ids, text, lazy=True) if spans_when_read else from_ids(ids, text)
+        return from_ids(ids, text, lazy=spans_when_read)
     return Encoded(ids, starts, ends)
 
 
